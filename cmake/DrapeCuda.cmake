@@ -1,0 +1,16 @@
+# DRAPE_CUDA=AUTO|ON|OFF decides whether the CUDA language is enabled. The CUDA backend itself
+# arrives with the parallel-solver work; until then this only reports what was found.
+include(CheckLanguage)
+if(DRAPE_CUDA STREQUAL "OFF")
+  set(DRAPE_HAVE_CUDA OFF)
+else()
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    set(DRAPE_HAVE_CUDA ON)
+  elseif(DRAPE_CUDA STREQUAL "ON")
+    message(FATAL_ERROR "DRAPE_CUDA=ON but no CUDA compiler was found")
+  else()
+    set(DRAPE_HAVE_CUDA OFF)
+  endif()
+endif()
+message(STATUS "drape: CUDA compiler available: ${DRAPE_HAVE_CUDA}")

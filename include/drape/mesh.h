@@ -1,0 +1,39 @@
+// Triangle meshes as read from OBJ and PLY files.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+namespace drape {
+
+// A named set of vertices: an OBJ `g` group, or the vertices a PLY `pin` property marks.
+struct VertexGroup {
+  std::string name;
+  std::vector<std::uint32_t> vertices;  // sorted, unique
+};
+
+struct TriMesh {
+  std::vector<glm::dvec3> positions;  // in file order
+  std::vector<glm::uvec3> triangles;  // in file order; polygons fan-triangulated in place
+  std::vector<VertexGroup> groups;    // in order of first appearance
+  std::size_t fan_triangulated_polygons = 0;
+
+  const VertexGroup* find_group(const std::string& name) const;
+};
+
+// Loads an OBJ or PLY file, chosen by extension (case-insensitive). Throws InputError naming the
+// file (and line, for text formats) on anything malformed: missing or empty files, bad numbers,
+// NaN or infinite coordinates, indices out of range, faces with fewer than three vertices.
+TriMesh load_mesh(const std::string& path);
+TriMesh load_obj(const std::string& path);
+TriMesh load_ply(const std::string& path);
+
+// Parses from memory; `name` is used in error messages.
+TriMesh parse_obj(const std::string& text, const std::string& name);
+TriMesh parse_ply(const std::string& bytes, const std::string& name);
+
+}  // namespace drape

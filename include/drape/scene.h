@@ -1,0 +1,78 @@
+// Scene files, JSON version 1 (design doc, "Scene file").
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+namespace drape {
+
+struct Transform {
+  double scale = 1.0;
+  glm::dvec3 rotate_deg{0.0};  // applied about X, then Y, then Z
+  glm::dvec3 translate{0.0};
+};
+
+// A generated cloth in the XZ plane: resolution = vertices along X and Z.
+struct GridDesc {
+  int nx = 2, nz = 2;
+  double size_x = 1.0, size_z = 1.0;
+  glm::dvec3 center{0.0};
+};
+
+struct PinDesc {
+  enum class Kind { none, indices, box, group };
+  Kind kind = Kind::none;
+  std::vector<std::int64_t> indices;
+  glm::dvec3 box_min{0.0}, box_max{0.0};  // world space, after the transform
+  std::string group;
+};
+
+struct ClothDesc {
+  std::string mesh_path;  // resolved against the scene file's folder; empty when `grid` is set
+  std::optional<GridDesc> grid;
+  Transform transform;
+  PinDesc pins;
+  double stretch = 1.0, shear = 1.0, bend = 0.1, damping = 0.99;
+  double thickness = 0.005, friction = 0.3;  // used by collisions
+  bool self_collision = false;
+};
+
+struct SolverDesc {
+  std::string backend = "reference";
+  int substeps = 4, iterations = 10;
+};
+
+struct OutputDesc {
+  std::string dir = "out";  // relative to the working directory
+  std::string name = "cloth";
+  std::vector<std::string> formats{"ply"};
+};
+
+struct Scene {
+  std::string path;  // the file it came from, for messages
+  double fps = 24.0;
+  int frames = 48;
+  SolverDesc solver;
+  glm::dvec3 gravity{0.0, -9.81, 0.0};
+  glm::dvec3 wind{0.0};  // a uniform acceleration added to gravity, m/s^2
+  ClothDesc cloth;
+  OutputDesc output;
+};
+
+// The backends and cache formats this build knows.
+const std::vector<std::string>& known_backends();
+const std::vector<std::string>& known_formats();
+
+// Reads and validates a scene. Every problem is an InputError naming the file and the key
+// (e.g. "cloth.stretch") or the line of a JSON syntax error.
+Scene load_scene(const std::string& path);
+Scene parse_scene(const std::string& text, const std::string& path);
+
+// Checks values that the command line can also set (frames, backend, formats).
+void validate_scene(const Scene& scene);
+
+}  // namespace drape

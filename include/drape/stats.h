@@ -1,0 +1,25 @@
+// Per-frame quality figures (design doc, "Quality metrics").
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+#include "drape/topology.h"
+
+namespace drape {
+
+struct StrainStats {
+  double max = 0.0, mean = 0.0;  // |L - L0| / L0 over edges with L0 > 0
+};
+
+StrainStats edge_strain(const Topology& topology, const std::vector<glm::dvec3>& positions);
+
+struct FrameStats {
+  int frame = 0;
+  StrainStats strain;
+  double ms = 0.0;  // wall time to simulate this frame (0 for frame 0)
+};
+
+}  // namespace drape

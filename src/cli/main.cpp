@@ -1,0 +1,229 @@
+// The drape command: wires the stages together and turns errors into exit codes
+// (0 success, 2 bad input, 1 runtime failure).
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "cli/progress.h"
+#include "drape/cloth.h"
+#include "drape/error.h"
+#include "drape/scene.h"
+#include "drape/simulation.h"
+#include "drape/topology.h"
+#include "text_scan.h"
+
+namespace drape::cli {
+namespace {
+
+constexpr const char* kUsage = R"(drape — a Position Based Dynamics cloth solver
+
+usage:
+  drape simulate SCENE.json [-o DIR] [--backend reference] [--frames N]
+                            [--format ply,obj] [--stats FILE] [--quiet]
+  drape info MESH|SCENE.json     mesh and constraint statistics
+  drape --help | --version
+
+simulate options (each overrides the scene file):
+  -o, --output DIR   folder for the cache (scene: output.dir, default "out")
+  --backend NAME     solver backend: reference (serial, double precision)
+  --frames N         frames to simulate after frame 0
+  --format LIST      comma-separated cache formats: ply, obj
+  --stats FILE       where to write stats.json (default DIR/stats.json)
+  --quiet            no progress bar, no summary
+
+Caches are NAME.%04d.EXT for frames 0..N; exit codes: 0 ok, 2 bad input, 1 runtime failure.
+)";
+
+struct SimulateArgs {
+  std::string scene_path, output_dir, backend, formats, stats_path;
+  long long frames = -1;
+  bool quiet = false;
+};
+
+std::vector<std::string> split_commas(const std::string& s) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = s.find(',', start);
+    parts.push_back(s.substr(start, comma - start));
+    if (comma == std::string::npos) return parts;
+    start = comma + 1;
+  }
+}
+
+SimulateArgs parse_simulate(const std::vector<std::string>& args) {
+  SimulateArgs a;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    const auto value = [&]() -> const std::string& {
+      if (i + 1 >= args.size()) throw InputError(arg + ": needs a value");
+      return args[++i];
+    };
+    if (arg == "-o" || arg == "--output") {
+      a.output_dir = value();
+    } else if (arg == "--backend") {
+      a.backend = value();
+    } else if (arg == "--frames") {
+      const std::string& v = value();
+      std::int64_t n = 0;
+      if (!parse_int(v, n) || n < 0 || n > 10'000'000) {
+        throw InputError("--frames: expected a non-negative integer, got '" + v + "'");
+      }
+      a.frames = n;
+    } else if (arg == "--format") {
+      a.formats = value();
+    } else if (arg == "--stats") {
+      a.stats_path = value();
+    } else if (arg == "--quiet" || arg == "-q") {
+      a.quiet = true;
+    } else if (!arg.empty() && arg[0] == '-') {
+      throw InputError(arg + ": unknown option (see drape --help)");
+    } else if (a.scene_path.empty()) {
+      a.scene_path = arg;
+    } else {
+      throw InputError(arg + ": unexpected argument (one scene file per run)");
+    }
+  }
+  if (a.scene_path.empty()) throw InputError("simulate: needs a scene file (see drape --help)");
+  return a;
+}
+
+void apply_overrides(const SimulateArgs& a, Scene& scene) {
+  if (!a.output_dir.empty()) scene.output.dir = a.output_dir;
+  if (!a.backend.empty()) {
+    const auto& known = known_backends();
+    if (std::find(known.begin(), known.end(), a.backend) == known.end()) {
+      throw InputError("--backend: unknown backend '" + a.backend +
+                       "' (this build has: reference)");
+    }
+    scene.solver.backend = a.backend;
+  }
+  if (a.frames >= 0) scene.frames = static_cast<int>(a.frames);
+  if (!a.formats.empty()) {
+    scene.output.formats = split_commas(a.formats);
+    for (const std::string& f : scene.output.formats) {
+      const auto& known = known_formats();
+      if (std::find(known.begin(), known.end(), f) == known.end()) {
+        throw InputError("--format: unknown format '" + f + "' (known: ply, obj)");
+      }
+    }
+  }
+}
+
+void warn_about(const std::string& source, const ClothModel& cloth) {
+  if (cloth.mesh.fan_triangulated_polygons > 0) {
+    std::fprintf(
+        stderr,
+        "drape: warning: %s: %zu polygons with more than 3 vertices were fan-triangulated\n",
+        source.c_str(), cloth.mesh.fan_triangulated_polygons);
+  }
+  const Topology& t = cloth.topology;
+  if (t.degenerate_triangles > 0 || t.nonmanifold_edges > 0) {
+    std::fprintf(stderr,
+                 "drape: warning: %s: %zu degenerate triangles and %zu non-manifold edges make no "
+                 "constraint\n",
+                 source.c_str(), t.degenerate_triangles, t.nonmanifold_edges);
+  }
+}
+
+int simulate(const std::vector<std::string>& args) {
+  const SimulateArgs a = parse_simulate(args);
+  Scene scene = load_scene(a.scene_path);
+  apply_overrides(a, scene);
+  validate_scene(scene);
+  const ClothModel cloth = build_cloth(scene);
+  warn_about(scene.cloth.grid ? scene.path : scene.cloth.mesh_path, cloth);
+
+  Progress progress(!a.quiet && ::isatty(STDERR_FILENO));
+  const RunSummary s =
+      run_simulation(scene, cloth, a.stats_path,
+                     [&](int frame, int frames, double) { progress.update(frame, frames); });
+  progress.finish();
+  if (!a.quiet) {
+    std::printf(
+        "drape: simulated %d frames of %zu vertices / %zu triangles on the %s backend in %.2f s "
+        "(%.2f ms/frame); max edge strain %.4f; cache in %s, stats in %s\n",
+        s.frames, s.vertices, s.triangles, scene.solver.backend.c_str(), s.wall_seconds,
+        s.ms_per_frame, s.max_strain, s.output_dir.c_str(), s.stats_path.c_str());
+  }
+  return 0;
+}
+
+bool ends_with_json(const std::string& path) {
+  return path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0;
+}
+
+void print_topology(const ClothModel& cloth) {
+  const Topology& t = cloth.topology;
+  std::printf("vertices            %zu\n", cloth.mesh.positions.size());
+  std::printf("triangles           %zu\n", cloth.mesh.triangles.size());
+  std::printf("fan-triangulated    %zu polygons\n", cloth.mesh.fan_triangulated_polygons);
+  std::printf("stretch constraints %zu\n", t.edge_count());
+  std::printf("bend constraints    %zu\n", t.bend_count());
+  std::printf("shear constraints   %zu\n", t.bend_count());
+  std::printf("boundary edges      %zu\n", t.boundary_edges);
+  std::printf("degenerate tris     %zu\n", t.degenerate_triangles);
+  std::printf("non-manifold edges  %zu\n", t.nonmanifold_edges);
+  for (const VertexGroup& g : cloth.mesh.groups) {
+    std::printf("group %-13s %zu vertices\n", g.name.c_str(), g.vertices.size());
+  }
+}
+
+int info(const std::vector<std::string>& args) {
+  if (args.size() != 1) throw InputError("info: needs exactly one mesh or scene file");
+  const std::string& path = args[0];
+  ClothModel cloth;
+  if (ends_with_json(path)) {
+    const Scene scene = load_scene(path);
+    cloth = build_cloth(scene);
+    std::printf("scene               %s\n", path.c_str());
+    std::printf("pinned vertices     %zu\n", cloth.pinned);
+    std::printf("solver              %s, %d substeps, %d iterations, %g fps, %d frames\n",
+                scene.solver.backend.c_str(), scene.solver.substeps, scene.solver.iterations,
+                scene.fps, scene.frames);
+  } else {
+    cloth.mesh = load_mesh(path);
+    cloth.topology = build_topology(cloth.mesh.positions, cloth.mesh.triangles);
+    std::printf("mesh                %s\n", path.c_str());
+  }
+  print_topology(cloth);
+  return 0;
+}
+
+int run(int argc, char** argv) {
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    std::fputs(kUsage, args.empty() ? stderr : stdout);
+    return args.empty() ? 2 : 0;
+  }
+  if (args[0] == "--version") {
+    std::printf("drape %s\n", DRAPE_VERSION);
+    return 0;
+  }
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (args[0] == "simulate") return simulate(rest);
+  if (args[0] == "info") return info(rest);
+  throw InputError(args[0] + ": unknown command (see drape --help)");
+}
+
+}  // namespace
+}  // namespace drape::cli
+
+int main(int argc, char** argv) {
+  try {
+    return drape::cli::run(argc, argv);
+  } catch (const drape::InputError& e) {
+    std::fprintf(stderr, "drape: error: %s\n", e.what());
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "drape: error: out of memory\n");
+    return 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "drape: error: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,130 @@
+// The reference backend: serial, double precision, the spec's solver loop (section 2) in the
+// spec's order. Every other backend is checked against it.
+#include <cmath>
+
+#include "drape/error.h"
+#include "drape/reference_constraints.h"
+#include "drape/solver.h"
+
+namespace drape {
+
+double scaled_stiffness(double k, int iterations) {
+  return 1.0 - std::pow(1.0 - k, 1.0 / iterations);
+}
+
+PhysicsParams physics_params(const Scene& scene) {
+  PhysicsParams p;
+  p.fps = scene.fps;
+  p.substeps = scene.solver.substeps;
+  p.iterations = scene.solver.iterations;
+  p.gravity = scene.gravity;
+  p.wind = scene.wind;
+  p.stretch = scene.cloth.stretch;
+  p.shear = scene.cloth.shear;
+  p.bend = scene.cloth.bend;
+  p.damping = scene.cloth.damping;
+  return p;
+}
+
+namespace {
+
+class ReferenceSolver final : public Solver {
+ public:
+  ReferenceSolver(const ClothModel& cloth, const PhysicsParams& params)
+      : m_topo(cloth.topology),
+        m_params(params),
+        m_x(cloth.mesh.positions),
+        m_p(cloth.mesh.positions),
+        m_v(cloth.mesh.positions.size(), glm::dvec3(0.0)),
+        m_w(cloth.inv_mass),
+        m_k_stretch(scaled_stiffness(params.stretch, params.iterations)),
+        m_k_shear(scaled_stiffness(params.shear, params.iterations)),
+        m_k_bend(scaled_stiffness(params.bend, params.iterations)) {}
+
+  void step_frame() override {
+    for (int s = 0; s < m_params.substeps; ++s) substep();
+  }
+
+  void copy_positions(std::vector<glm::dvec3>& out) const override { out = m_x; }
+  void copy_velocities(std::vector<glm::dvec3>& out) const override { out = m_v; }
+
+  double projections_per_frame() const override {
+    const double per_iteration = static_cast<double>(m_topo.edge_count() + 2 * m_topo.bend_count());
+    return per_iteration * m_params.iterations * m_params.substeps;
+  }
+
+ private:
+  void substep() {
+    const double dt = m_params.dt();
+    const glm::dvec3 accel = m_params.gravity + m_params.wind;
+    for (std::size_t i = 0; i < m_x.size(); ++i) {
+      if (m_w[i] > 0.0) m_v[i] += dt * accel;
+      m_v[i] *= m_params.damping;
+      m_p[i] = m_x[i] + dt * m_v[i];
+    }
+    for (int it = 0; it < m_params.iterations; ++it) {
+      project_stretch();
+      project_bend();
+      project_shear();
+    }
+    for (std::size_t i = 0; i < m_x.size(); ++i) {
+      m_v[i] = (m_p[i] - m_x[i]) / dt;
+      m_x[i] = m_p[i];
+    }
+  }
+
+  void project_distance(std::uint32_t a, std::uint32_t b, double rest, double k_prime) {
+    glm::dvec3 da, db;
+    if (reference::distance_correction(m_p[a], m_w[a], m_p[b], m_w[b], rest, k_prime, da, db)) {
+      m_p[a] += da;
+      m_p[b] += db;
+    }
+  }
+
+  void project_stretch() {
+    for (std::size_t i = 0; i < m_topo.edge_count(); ++i) {
+      project_distance(m_topo.edge_v0[i], m_topo.edge_v1[i], m_topo.edge_rest_length[i],
+                       m_k_stretch);
+    }
+  }
+
+  void project_shear() {
+    for (std::size_t i = 0; i < m_topo.bend_count(); ++i) {
+      project_distance(m_topo.bend_v3[i], m_topo.bend_v4[i], m_topo.shear_rest_length[i],
+                       m_k_shear);
+    }
+  }
+
+  void project_bend() {
+    for (std::size_t i = 0; i < m_topo.bend_count(); ++i) {
+      const std::uint32_t idx[4] = {m_topo.bend_v1[i], m_topo.bend_v2[i], m_topo.bend_v3[i],
+                                    m_topo.bend_v4[i]};
+      const glm::dvec3 p[4] = {m_p[idx[0]], m_p[idx[1]], m_p[idx[2]], m_p[idx[3]]};
+      const double w[4] = {m_w[idx[0]], m_w[idx[1]], m_w[idx[2]], m_w[idx[3]]};
+      glm::dvec3 dp[4];
+      if (!reference::bend_correction(p, w, m_topo.bend_rest_angle[i], m_k_bend, dp)) continue;
+      for (int j = 0; j < 4; ++j) m_p[idx[j]] += dp[j];
+    }
+  }
+
+  Topology m_topo;
+  PhysicsParams m_params;
+  std::vector<glm::dvec3> m_x, m_p, m_v;
+  std::vector<double> m_w;
+  double m_k_stretch, m_k_shear, m_k_bend;
+};
+
+}  // namespace
+
+std::unique_ptr<Solver> make_reference_solver(const ClothModel& cloth,
+                                              const PhysicsParams& params) {
+  return std::make_unique<ReferenceSolver>(cloth, params);
+}
+
+std::unique_ptr<Solver> make_solver(const std::string& backend, const ClothModel& cloth,
+                                    const PhysicsParams& params) {
+  if (backend == "reference") return make_reference_solver(cloth, params);
+  throw InputError("--backend: unknown backend '" + backend + "'");
+}
+
+}  // namespace drape

@@ -1,0 +1,314 @@
+// Scene file reader. Every key is checked against the contract in the design doc; unknown keys
+// are errors, so a typo never silently falls back to a default.
+#include "drape/scene.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "drape/error.h"
+#include "text_scan.h"
+
+namespace drape {
+
+using nlohmann::json;
+
+const std::vector<std::string>& known_backends() {
+  static const std::vector<std::string> names{"reference"};
+  return names;
+}
+
+const std::vector<std::string>& known_formats() {
+  static const std::vector<std::string> names{"ply", "obj"};
+  return names;
+}
+
+namespace {
+
+// Reads one JSON object, remembering its dotted path for messages.
+class ObjectReader {
+ public:
+  ObjectReader(const json& j, std::string path, const std::string& file)
+      : m_json(j), m_path(std::move(path)), m_file(file) {
+    if (!j.is_object())
+      fail(m_path.empty() ? "the scene must be a JSON object" : "must be an object");
+  }
+
+  [[noreturn]] void fail(const std::string& what, const std::string& key = "") const {
+    const std::string where = key.empty() ? m_path : join(key);
+    throw InputError(m_file + ": " + (where.empty() ? "" : where + ": ") + what);
+  }
+
+  std::string join(const std::string& key) const {
+    return m_path.empty() ? key : m_path + "." + key;
+  }
+
+  void allow_only(std::initializer_list<const char*> keys) const {
+    for (const auto& item : m_json.items()) {
+      if (std::none_of(keys.begin(), keys.end(), [&](const char* k) { return item.key() == k; })) {
+        fail("unknown key", item.key());
+      }
+    }
+  }
+
+  bool has(const char* key) const { return m_json.contains(key); }
+  const json& at(const char* key) const { return m_json.at(key); }
+
+  double number(const char* key, double fallback, double lo, double hi) const {
+    if (!has(key)) return fallback;
+    const json& v = at(key);
+    if (!v.is_number()) fail("must be a number", key);
+    const double x = v.get<double>();
+    if (!(x >= lo && x <= hi)) {
+      fail("must be in [" + format(lo) + ", " + format(hi) + "], got " + format(x), key);
+    }
+    return x;
+  }
+
+  int integer(const char* key, int fallback, long long lo, long long hi) const {
+    if (!has(key)) return fallback;
+    const json& v = at(key);
+    if (!v.is_number_integer()) fail("must be an integer", key);
+    const long long x = v.get<long long>();
+    if (x < lo || x > hi) {
+      fail("must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got " +
+               std::to_string(x),
+           key);
+    }
+    return static_cast<int>(x);
+  }
+
+  bool boolean(const char* key, bool fallback) const {
+    if (!has(key)) return fallback;
+    if (!at(key).is_boolean()) fail("must be true or false", key);
+    return at(key).get<bool>();
+  }
+
+  std::string string(const char* key, const std::string& fallback) const {
+    if (!has(key)) return fallback;
+    if (!at(key).is_string()) fail("must be a string", key);
+    return at(key).get<std::string>();
+  }
+
+  glm::dvec3 vec3(const char* key, const glm::dvec3& fallback) const {
+    if (!has(key)) return fallback;
+    const json& v = at(key);
+    if (!v.is_array() || v.size() != 3 ||
+        !std::all_of(v.begin(), v.end(), [](const json& e) { return e.is_number(); })) {
+      fail("must be an array of 3 numbers", key);
+    }
+    glm::dvec3 r{v[0].get<double>(), v[1].get<double>(), v[2].get<double>()};
+    if (!std::isfinite(r.x) || !std::isfinite(r.y) || !std::isfinite(r.z))
+      fail("must be finite", key);
+    return r;
+  }
+
+  ObjectReader object(const char* key) const { return ObjectReader(at(key), join(key), m_file); }
+
+  static std::string format(double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", x);
+    return buf;
+  }
+
+ private:
+  const json& m_json;
+  std::string m_path;
+  const std::string& m_file;
+};
+
+std::string folder_of(const std::string& path) {
+  const std::size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? "" : path.substr(0, slash + 1);
+}
+
+constexpr double kHuge = 1e9;
+// A generated grid larger than this many vertices is refused before anything is allocated.
+constexpr long long kMaxGridVertices = 100'000'000;
+
+GridDesc read_grid(const ObjectReader& r) {
+  r.allow_only({"resolution", "size", "center"});
+  GridDesc g;
+  if (r.has("resolution")) {
+    const json& res = r.at("resolution");
+    if (!res.is_array() || res.size() != 2 || !res[0].is_number_integer() ||
+        !res[1].is_number_integer()) {
+      r.fail("must be two integers [nx, nz]", "resolution");
+    }
+    const long long nx = res[0].get<long long>(), nz = res[1].get<long long>();
+    if (nx < 2 || nz < 2) r.fail("needs at least 2 vertices per side", "resolution");
+    if (nx > kMaxGridVertices || nz > kMaxGridVertices || nx * nz > kMaxGridVertices) {
+      r.fail("grid of " + std::to_string(nx) + " x " + std::to_string(nz) +
+                 " vertices is larger than the limit of " + std::to_string(kMaxGridVertices),
+             "resolution");
+    }
+    g.nx = static_cast<int>(nx);
+    g.nz = static_cast<int>(nz);
+  }
+  if (r.has("size")) {
+    const json& s = r.at("size");
+    if (!s.is_array() || s.size() != 2 || !s[0].is_number() || !s[1].is_number() ||
+        !(s[0].get<double>() > 0) || !(s[1].get<double>() > 0) || !(s[0].get<double>() < kHuge) ||
+        !(s[1].get<double>() < kHuge)) {
+      r.fail("must be two positive numbers [sx, sz]", "size");
+    }
+    g.size_x = s[0].get<double>();
+    g.size_z = s[1].get<double>();
+  }
+  g.center = r.vec3("center", g.center);
+  return g;
+}
+
+PinDesc read_pins(const ObjectReader& cloth) {
+  PinDesc pins;
+  const json& j = cloth.at("pins");
+  if (j.is_array()) {
+    pins.kind = PinDesc::Kind::indices;
+    for (std::size_t i = 0; i < j.size(); ++i) {
+      if (!j[i].is_number_integer() || j[i].get<long long>() < 0) {
+        cloth.fail("must be a non-negative vertex index", "pins[" + std::to_string(i) + "]");
+      }
+      pins.indices.push_back(j[i].get<std::int64_t>());
+    }
+    return pins;
+  }
+  const ObjectReader r = cloth.object("pins");
+  if (r.has("box")) {
+    r.allow_only({"box"});
+    const ObjectReader box = r.object("box");
+    box.allow_only({"min", "max"});
+    if (!box.has("min") || !box.has("max")) box.fail("needs min and max");
+    pins.kind = PinDesc::Kind::box;
+    pins.box_min = box.vec3("min", {});
+    pins.box_max = box.vec3("max", {});
+  } else if (r.has("group")) {
+    r.allow_only({"group"});
+    pins.kind = PinDesc::Kind::group;
+    pins.group = r.string("group", "");
+  } else {
+    r.fail("must be a list of indices, {\"box\": ...} or {\"group\": ...}");
+  }
+  return pins;
+}
+
+ClothDesc read_cloth(const ObjectReader& r, const std::string& file) {
+  r.allow_only({"mesh", "transform", "pins", "stretch", "shear", "bend", "damping", "thickness",
+                "friction", "self_collision"});
+  ClothDesc c;
+  if (!r.has("mesh")) r.fail("missing key", "mesh");
+  const json& mesh = r.at("mesh");
+  if (mesh.is_string()) {
+    const std::string path = mesh.get<std::string>();
+    if (path.empty()) r.fail("must not be empty", "mesh");
+    c.mesh_path = (!path.empty() && path[0] == '/') ? path : folder_of(file) + path;
+  } else {
+    const ObjectReader m = r.object("mesh");
+    m.allow_only({"grid"});
+    if (!m.has("grid")) m.fail("must be a file path or {\"grid\": {...}}");
+    c.grid = read_grid(m.object("grid"));
+  }
+  if (r.has("transform")) {
+    const ObjectReader t = r.object("transform");
+    t.allow_only({"scale", "rotate_deg", "translate"});
+    c.transform.scale = t.number("scale", 1.0, 1e-9, kHuge);
+    c.transform.rotate_deg = t.vec3("rotate_deg", {});
+    c.transform.translate = t.vec3("translate", {});
+  }
+  if (r.has("pins")) c.pins = read_pins(r);
+  c.stretch = r.number("stretch", c.stretch, 0.0, 1.0);
+  c.shear = r.number("shear", c.shear, 0.0, 1.0);
+  c.bend = r.number("bend", c.bend, 0.0, 1.0);
+  c.damping = r.number("damping", c.damping, 0.0, 1.0);
+  c.thickness = r.number("thickness", c.thickness, 0.0, kHuge);
+  c.friction = r.number("friction", c.friction, 0.0, 1.0);
+  c.self_collision = r.boolean("self_collision", c.self_collision);
+  if (c.self_collision) r.fail("self-collision is not available in this build", "self_collision");
+  return c;
+}
+
+std::vector<std::string> read_formats(const ObjectReader& r) {
+  const json& f = r.at("formats");
+  if (!f.is_array() || f.empty()) r.fail("must be a non-empty list of format names", "formats");
+  std::vector<std::string> formats;
+  for (const json& e : f) {
+    if (!e.is_string()) r.fail("must be a list of strings", "formats");
+    formats.push_back(e.get<std::string>());
+  }
+  return formats;
+}
+
+}  // namespace
+
+Scene parse_scene(const std::string& text, const std::string& path) {
+  json root;
+  try {
+    root = json::parse(text);
+  } catch (const json::parse_error& e) {
+    // nlohmann's message reads "[json.exception.parse_error.101] parse error at line L, column C:
+    // ..."; keep the part after the id.
+    std::string what = e.what();
+    const std::size_t cut = what.find("] ");
+    throw InputError(path +
+                     ": invalid JSON: " + (cut == std::string::npos ? what : what.substr(cut + 2)));
+  }
+  const ObjectReader r(root, "", path);
+  r.allow_only(
+      {"version", "fps", "frames", "solver", "gravity", "wind", "cloth", "colliders", "output"});
+  Scene s;
+  s.path = path;
+  if (r.has("version") && r.integer("version", 1, 1, 1) != 1) r.fail("unsupported", "version");
+  s.fps = r.number("fps", s.fps, 1e-3, 1e6);
+  s.frames = r.integer("frames", s.frames, 0, 10'000'000);
+  if (r.has("solver")) {
+    const ObjectReader solver = r.object("solver");
+    solver.allow_only({"backend", "substeps", "iterations"});
+    s.solver.backend = solver.string("backend", s.solver.backend);
+    s.solver.substeps = solver.integer("substeps", s.solver.substeps, 1, 10000);
+    s.solver.iterations = solver.integer("iterations", s.solver.iterations, 1, 10000);
+  }
+  s.gravity = r.vec3("gravity", s.gravity);
+  s.wind = r.vec3("wind", s.wind);
+  if (!r.has("cloth")) r.fail("missing key", "cloth");
+  s.cloth = read_cloth(r.object("cloth"), path);
+  if (r.has("colliders")) {
+    const json& c = r.at("colliders");
+    if (!c.is_array()) r.fail("must be a list", "colliders");
+    if (!c.empty()) r.fail("colliders are not available in this build", "colliders");
+  }
+  if (r.has("output")) {
+    const ObjectReader out = r.object("output");
+    out.allow_only({"dir", "name", "formats"});
+    s.output.dir = out.string("dir", s.output.dir);
+    s.output.name = out.string("name", s.output.name);
+    if (out.has("formats")) s.output.formats = read_formats(out);
+    if (s.output.name.empty() || s.output.name.find('/') != std::string::npos) {
+      out.fail("must be a plain file name", "name");
+    }
+  }
+  validate_scene(s);
+  return s;
+}
+
+void validate_scene(const Scene& s) {
+  const auto& backends = known_backends();
+  if (std::find(backends.begin(), backends.end(), s.solver.backend) == backends.end()) {
+    throw InputError(s.path + ": solver.backend: unknown backend '" + s.solver.backend + "'");
+  }
+  std::set<std::string> seen;
+  for (const std::string& f : s.output.formats) {
+    const auto& formats = known_formats();
+    if (std::find(formats.begin(), formats.end(), f) == formats.end()) {
+      throw InputError(s.path + ": output.formats: unknown format '" + f + "' (known: ply, obj)");
+    }
+    if (!seen.insert(f).second) throw InputError(s.path + ": output.formats: '" + f + "' twice");
+  }
+  if (s.frames < 0) throw InputError(s.path + ": frames: must not be negative");
+}
+
+Scene load_scene(const std::string& path) {
+  return parse_scene(read_file(path), path);
+}
+
+}  // namespace drape
