@@ -145,7 +145,7 @@ Header parse_header(std::string_view bytes, const std::string& name) {
   };
   while (true) {
     const std::size_t end = bytes.find('\n', pos);
-    if (end == std::string_view::npos) fail("header has no end_header line");
+    if (end == std::string_view::npos) throw InputError(name + ": header has no end_header line");
     std::string_view line = bytes.substr(pos, end - pos);
     pos = end + 1;
     ++h.lines;

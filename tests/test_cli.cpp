@@ -1,0 +1,216 @@
+// The drape command end to end: exit codes, one-line errors, caches and stats.
+#include <sys/wait.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "drape/cache.h"
+#include "drape/mesh.h"
+#include "test_util.h"
+
+namespace drape {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int code = -1;
+  std::string out, err;
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+Result run_drape(const testing::TempDir& dir, const std::string& args) {
+  const std::string cmd =
+      "cd '" + dir.path() + "' && '" DRAPE_EXE "' " + args + " >stdout.txt 2>stderr.txt";
+  const int status = std::system(cmd.c_str());
+  Result r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = slurp(dir.file("stdout.txt"));
+  r.err = slurp(dir.file("stderr.txt"));
+  fs::remove(dir.file("stdout.txt"));
+  fs::remove(dir.file("stderr.txt"));
+  return r;
+}
+
+std::size_t count_files(const std::string& folder) {
+  if (!fs::exists(folder)) return 0;
+  std::size_t n = 0;
+  for (const auto& e : fs::directory_iterator(folder)) n += e.is_regular_file();
+  return n;
+}
+
+const char* kSmallScene = R"({
+  "frames": 3, "solver": {"substeps": 2, "iterations": 4}, "wind": [0, 0, 1],
+  "cloth": {"mesh": {"grid": {"resolution": [6, 5], "size": [1, 1], "center": [0, 1, 0]}},
+            "pins": [0, 5]},
+  "output": {"dir": "out", "name": "sheet", "formats": ["ply", "obj"]}
+})";
+
+TEST(Cli, SimulateWritesEveryFrameAndStats) {
+  testing::TempDir dir;
+  dir.write("scene.json", kSmallScene);
+  const Result r = run_drape(dir, "simulate scene.json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("simulated 3 frames of 30 vertices"), std::string::npos) << r.out;
+  EXPECT_EQ(r.err, "");  // not a terminal: no progress bar
+  EXPECT_EQ(count_files(dir.file("out")), 4u * 2 + 1);
+  for (int frame = 0; frame <= 3; ++frame) {
+    const TriMesh ply = load_mesh(frame_path(dir.file("out"), "sheet", frame, "ply"));
+    const TriMesh obj = load_mesh(frame_path(dir.file("out"), "sheet", frame, "obj"));
+    ASSERT_EQ(ply.positions.size(), 30u);
+    ASSERT_EQ(ply.triangles.size(), 40u);
+    EXPECT_EQ(ply.triangles, obj.triangles);
+    for (std::size_t i = 0; i < 30; ++i) EXPECT_NEAR(ply.positions[i].y, obj.positions[i].y, 1e-6);
+    EXPECT_EQ(ply.positions[0], glm::dvec3(-0.5, 1, -0.5));  // pinned
+    if (frame > 0) {
+      EXPECT_LT(ply.positions[29].y, 1.0);  // the free corner falls
+    }
+  }
+  const auto stats = nlohmann::json::parse(slurp(dir.file("out/stats.json")));
+  ASSERT_EQ(stats["frames"].size(), 4u);
+  EXPECT_EQ(stats["settings"]["substeps"], 2);
+  EXPECT_EQ(stats["settings"]["backend"], "reference");
+  EXPECT_GT(stats["frames"][3]["max_strain"].get<double>(), 0.0);
+  EXPECT_GE(stats["frames"][3]["mean_strain"].get<double>(), 0.0);
+  EXPECT_GT(stats["frames"][3]["ms"].get<double>(), 0.0);
+}
+
+TEST(Cli, FlagsOverrideTheScene) {
+  testing::TempDir dir;
+  dir.write("scene.json", kSmallScene);
+  const Result r = run_drape(
+      dir, "simulate scene.json -o elsewhere --frames 1 --format obj --stats s.json --quiet");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(count_files(dir.file("elsewhere")), 2u);
+  EXPECT_TRUE(fs::exists(dir.file("elsewhere/sheet.0001.obj")));
+  EXPECT_TRUE(fs::exists(dir.file("s.json")));
+  EXPECT_FALSE(fs::exists(dir.file("out")));
+}
+
+TEST(Cli, HelpVersionInfo) {
+  testing::TempDir dir;
+  Result r = run_drape(dir, "--help");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("drape simulate SCENE.json"), std::string::npos);
+  r = run_drape(dir, "--version");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(r.out.rfind("drape ", 0), 0u);
+  dir.write("quad.obj", "v 0 0 0\nv 1 0 0\nv 1 0 1\nv 0 0 1\nf 1 2 3 4\n");
+  r = run_drape(dir, "info quad.obj");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("stretch constraints 5"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("bend constraints    1"), std::string::npos) << r.out;
+  dir.write("scene.json", kSmallScene);
+  r = run_drape(dir, "info scene.json");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("pinned vertices     2"), std::string::npos) << r.out;
+}
+
+TEST(Cli, WarnsAboutPolygonsAndDegenerateTriangles) {
+  testing::TempDir dir;
+  dir.write("m.obj", "v 0 0 0\nv 1 0 0\nv 1 0 1\nv 0 0 1\nv 2 0 0\nf 1 2 3 4\nf 1 2 5\n");
+  dir.write("scene.json", R"({"frames": 1, "cloth": {"mesh": "m.obj"}})");
+  const Result r = run_drape(dir, "simulate scene.json --quiet");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.err.find("1 polygons with more than 3 vertices were fan-triangulated"),
+            std::string::npos);
+  EXPECT_NE(r.err.find("1 degenerate triangles and 0 non-manifold edges"), std::string::npos);
+}
+
+struct BadCase {
+  std::string name, scene, mesh_name, mesh, args, expected;
+};
+
+void PrintTo(const BadCase& c, std::ostream* os) {
+  *os << c.name;
+}
+
+class BadInput : public ::testing::TestWithParam<BadCase> {};
+
+// Every bad input: exit 2, exactly one line "drape: error: ...", and no frame written.
+TEST_P(BadInput, ExitsTwoWithOneLineAndWritesNothing) {
+  const BadCase& c = GetParam();
+  testing::TempDir dir;
+  if (!c.scene.empty()) dir.write("scene.json", c.scene);
+  if (!c.mesh_name.empty()) dir.write(c.mesh_name, c.mesh);
+  const Result r = run_drape(dir, c.args.empty() ? "simulate scene.json -o out" : c.args);
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_EQ(r.err.rfind("drape: error: ", 0), 0u) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find(c.expected), std::string::npos) << r.err;
+  EXPECT_EQ(count_files(dir.file("out")), 0u);
+}
+
+std::string scene_with(const std::string& cloth_extra, const std::string& top = "") {
+  return R"({)" + top + R"("cloth": {"mesh": {"grid": {"resolution": [4, 4]}})" + cloth_extra +
+         "}}";
+}
+
+std::string mesh_scene(const std::string& mesh) {
+  return R"({"cloth": {"mesh": ")" + mesh + R"("}})";
+}
+
+std::string truncated_ply() {
+  const std::string ply = encode_ply({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, {{0, 1, 2}});
+  return ply.substr(0, ply.size() - 6);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, BadInput,
+    ::testing::Values(
+        BadCase{"UnknownKey", scene_with(R"(, "stifness": 1)"), "", "", "",
+                "scene.json: cloth.stifness: unknown key"},
+        BadCase{"WrongType", scene_with("", R"("fps": "24", )"), "", "", "",
+                "scene.json: fps: must be a number"},
+        BadCase{"StiffnessRange", scene_with(R"(, "stretch": 2)"), "", "", "",
+                "cloth.stretch: must be in [0, 1]"},
+        BadCase{"PinPastEnd", scene_with(R"(, "pins": [16])"), "", "", "",
+                "cloth.pins[0]: vertex 16 is past the last vertex (15)"},
+        BadCase{"SubstepsZero", scene_with("", R"("solver": {"substeps": 0}, )"), "", "", "",
+                "solver.substeps"},
+        BadCase{"IterationsZero", scene_with("", R"("solver": {"iterations": 0}, )"), "", "", "",
+                "solver.iterations"},
+        BadCase{"NegativeFrames", scene_with("", R"("frames": -2, )"), "", "", "",
+                "scene.json: frames: must be in"},
+        BadCase{"MissingMesh", mesh_scene("gone.obj"), "", "", "", "gone.obj: cannot open"},
+        BadCase{"JsonSyntax", "{\"frames\": 2,,}", "", "", "",
+                "scene.json: invalid JSON: parse error at line 1"},
+        BadCase{"MissingScene", "", "", "", "simulate nothere.json -o out",
+                "nothere.json: cannot open"},
+        BadCase{"TruncatedObj", mesh_scene("m.obj"), "m.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2",
+                "", "m.obj:4: face has fewer than 3 vertices"},
+        BadCase{"GarbledObj", mesh_scene("m.obj"), "m.obj",
+                std::string("v 0 0 0\n\x89PNG\r\n\x1a\n\0\0", 17), "",
+                "m.obj:2: unknown statement"},
+        BadCase{"ObjIndexOutOfRange", mesh_scene("m.obj"), "m.obj",
+                "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n", "",
+                "m.obj:4: face index 4 is out of range"},
+        BadCase{"TruncatedPly", mesh_scene("m.ply"), "m.ply", truncated_ply(), "",
+                "m.ply: file ends early"},
+        BadCase{"GarbledPly", mesh_scene("m.ply"), "m.ply",
+                "ply\nformat ascii 1.0\nelement vertex 3\nproperty flot x\nend_header\n", "",
+                "m.ply:4: unknown property type 'flot'"},
+        BadCase{"UnknownFlag", scene_with(""), "", "", "simulate scene.json -o out --fast",
+                "--fast: unknown option"},
+        BadCase{"BadFrames", scene_with(""), "", "", "simulate scene.json -o out --frames ten",
+                "--frames: expected a non-negative integer, got 'ten'"},
+        BadCase{"UnknownBackend", scene_with(""), "", "",
+                "simulate scene.json -o out --backend metal", "--backend: unknown backend 'metal'"},
+        BadCase{"UnknownFormat", scene_with(""), "", "",
+                "simulate scene.json -o out --format ply,fbx", "--format: unknown format 'fbx'"},
+        BadCase{"UnknownCommand", "", "", "", "explode", "explode: unknown command"}),
+    [](const ::testing::TestParamInfo<BadCase>& p) { return p.param.name; });
+
+}  // namespace
+}  // namespace drape

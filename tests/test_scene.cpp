@@ -1,0 +1,151 @@
+// Scene files: defaults, every key, and an error naming the file and key for each bad input.
+#include <gtest/gtest.h>
+
+#include "drape/cloth.h"
+#include "drape/error.h"
+#include "drape/scene.h"
+#include "test_util.h"
+
+namespace drape {
+namespace {
+
+std::string error_of(const std::string& json) {
+  try {
+    const Scene s = parse_scene(json, "s.json");
+    build_cloth(s);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+const std::string kGrid = R"("mesh": {"grid": {"resolution": [4, 3]}})";
+
+std::string cloth_with(const std::string& extra) {
+  return R"({"cloth": {)" + kGrid + (extra.empty() ? "" : ", " + extra) + "}}";
+}
+
+TEST(Scene, DefaultsAndEveryKey) {
+  const Scene s = parse_scene(R"({
+    "version": 1, "fps": 30, "frames": 5,
+    "solver": {"backend": "reference", "substeps": 2, "iterations": 7},
+    "gravity": [0, -1, 0], "wind": [1, 0, 0],
+    "cloth": {"mesh": {"grid": {"resolution": [4, 3], "size": [2, 1], "center": [0, 1, 0]}},
+              "transform": {"scale": 2, "rotate_deg": [0, 90, 0], "translate": [1, 2, 3]},
+              "pins": [0, 3], "stretch": 0.5, "shear": 0.25, "bend": 0, "damping": 1,
+              "thickness": 0.01, "friction": 0.2, "self_collision": false},
+    "colliders": [],
+    "output": {"dir": "o", "name": "shirt", "formats": ["obj", "ply"]}})",
+                              "s.json");
+  EXPECT_EQ(s.fps, 30);
+  EXPECT_EQ(s.frames, 5);
+  EXPECT_EQ(s.solver.substeps, 2);
+  EXPECT_EQ(s.solver.iterations, 7);
+  EXPECT_EQ(s.wind, glm::dvec3(1, 0, 0));
+  ASSERT_TRUE(s.cloth.grid.has_value());
+  EXPECT_EQ(s.cloth.grid->nx, 4);
+  EXPECT_EQ(s.cloth.grid->size_x, 2.0);
+  EXPECT_EQ(s.cloth.transform.scale, 2.0);
+  EXPECT_EQ(s.cloth.pins.indices, (std::vector<std::int64_t>{0, 3}));
+  EXPECT_EQ(s.cloth.shear, 0.25);
+  EXPECT_EQ(s.output.name, "shirt");
+  EXPECT_EQ(s.output.formats, (std::vector<std::string>{"obj", "ply"}));
+
+  const Scene d = parse_scene(cloth_with(""), "d.json");
+  EXPECT_EQ(d.fps, 24);
+  EXPECT_EQ(d.frames, 48);
+  EXPECT_EQ(d.solver.backend, "reference");
+  EXPECT_EQ(d.gravity, glm::dvec3(0, -9.81, 0));
+  EXPECT_EQ(d.output.formats, (std::vector<std::string>{"ply"}));
+}
+
+TEST(Scene, TransformScalesRotatesThenTranslates) {
+  Transform t;
+  t.scale = 2;
+  t.rotate_deg = {0, 90, 0};
+  t.translate = {0, 1, 0};
+  std::vector<glm::dvec3> p = {{1, 0, 0}};
+  apply_transform(t, p);
+  // (2, 0, 0) rotated 90 degrees about +Y is (0, 0, -2); then up by 1.
+  EXPECT_NEAR(p[0].x, 0, 1e-12);
+  EXPECT_NEAR(p[0].y, 1, 1e-12);
+  EXPECT_NEAR(p[0].z, -2, 1e-12);
+}
+
+TEST(Scene, PinsByBoxAndGroup) {
+  const Scene box = parse_scene(
+      cloth_with(R"("pins": {"box": {"min": [-1, -1, -1], "max": [1, 1, -0.4]}})"), "s.json");
+  EXPECT_EQ(build_cloth(box).pinned, 4u);  // the first row of a 4 x 3 grid
+  testing::TempDir dir;
+  dir.write("m.obj", "v 0 0 0\nv 1 0 0\nv 0 0 1\nv 1 0 1\ng collar\nf 1 2 3\ng rest\nf 2 4 3\n");
+  const Scene group = parse_scene(R"({"cloth": {"mesh": "m.obj", "pins": {"group": "collar"}}})",
+                                  dir.file("s.json"));
+  const ClothModel cloth = build_cloth(group);
+  EXPECT_EQ(cloth.pinned, 3u);
+  EXPECT_EQ(cloth.inv_mass[3], 1.0);
+}
+
+TEST(Scene, BadInputNamesFileAndKey) {
+  EXPECT_EQ(error_of(R"({"cloth": {)" + kGrid + R"(, "strech": 1}})"),
+            "s.json: cloth.strech: unknown key");
+  EXPECT_EQ(error_of(R"({"fsp": 24})"), "s.json: fsp: unknown key");
+  EXPECT_EQ(error_of(cloth_with(R"("stretch": 1.5)")),
+            "s.json: cloth.stretch: must be in [0, 1], got 1.5");
+  EXPECT_EQ(error_of(cloth_with(R"("bend": -0.1)")),
+            "s.json: cloth.bend: must be in [0, 1], got -0.1");
+  EXPECT_EQ(error_of(cloth_with(R"("shear": "stiff")")), "s.json: cloth.shear: must be a number");
+  EXPECT_EQ(error_of(cloth_with(R"("pins": [0, 12])")),
+            "s.json: cloth.pins[1]: vertex 12 is past the last vertex (11)");
+  EXPECT_EQ(error_of(cloth_with(R"("pins": [-1])")),
+            "s.json: cloth.pins[0]: must be a non-negative vertex index");
+  EXPECT_EQ(error_of(cloth_with(R"("pins": {"group": "collar"})")),
+            "s.json: cloth.pins.group: the mesh has no group 'collar' (it has none)");
+  EXPECT_EQ(error_of(R"({"solver": {"substeps": 0}, "cloth": {)" + kGrid + "}}"),
+            "s.json: solver.substeps: must be in [1, 10000], got 0");
+  EXPECT_EQ(error_of(R"({"solver": {"iterations": 0}, "cloth": {)" + kGrid + "}}"),
+            "s.json: solver.iterations: must be in [1, 10000], got 0");
+  EXPECT_EQ(error_of(R"({"solver": {"iterations": 2.5}, "cloth": {)" + kGrid + "}}"),
+            "s.json: solver.iterations: must be an integer");
+  EXPECT_EQ(error_of(R"({"frames": -1, "cloth": {)" + kGrid + "}}"),
+            "s.json: frames: must be in [0, 10000000], got -1");
+  EXPECT_EQ(error_of(R"({"solver": {"backend": "opencl"}, "cloth": {)" + kGrid + "}}"),
+            "s.json: solver.backend: unknown backend 'opencl'");
+  EXPECT_EQ(error_of(R"({"gravity": [0, -9.81], "cloth": {)" + kGrid + "}}"),
+            "s.json: gravity: must be an array of 3 numbers");
+  EXPECT_EQ(error_of(R"({"output": {"formats": ["ply", "fbx"]}, "cloth": {)" + kGrid + "}}"),
+            "s.json: output.formats: unknown format 'fbx' (known: ply, obj)");
+  EXPECT_EQ(error_of(R"({"fps": 24})"), "s.json: cloth: missing key");
+  EXPECT_EQ(error_of(R"({"cloth": {"stretch": 1}})"), "s.json: cloth.mesh: missing key");
+  EXPECT_EQ(error_of(R"({"cloth": {"mesh": "nothere.obj"}})"),
+            "nothere.obj: cannot open: No such file or directory");
+  EXPECT_EQ(error_of(R"({"cloth": {"mesh": {"grid": {"resolution": [200000, 200000]}}}})"),
+            "s.json: cloth.mesh.grid.resolution: grid of 200000 x 200000 vertices is larger than "
+            "the limit of 100000000");
+  EXPECT_EQ(error_of(R"({"cloth": {"mesh": {"grid": {"resolution": [1, 5]}}}})"),
+            "s.json: cloth.mesh.grid.resolution: needs at least 2 vertices per side");
+  EXPECT_EQ(error_of(cloth_with(R"("self_collision": true)")),
+            "s.json: cloth.self_collision: self-collision is not available in this build");
+  EXPECT_EQ(error_of(R"({"colliders": [{"sphere": {}}], "cloth": {)" + kGrid + "}}"),
+            "s.json: colliders: colliders are not available in this build");
+  EXPECT_EQ(error_of("[1, 2]"), "s.json: the scene must be a JSON object");
+  EXPECT_EQ(error_of("{\n  \"fps\": 24,\n  \"frames\": \n}"),
+            "s.json: invalid JSON: parse error at line 4, column 1: syntax error while parsing "
+            "value - unexpected '}'; expected '[', '{', or a literal");
+}
+
+TEST(Scene, MeshPathIsRelativeToTheSceneFile) {
+  const Scene s = parse_scene(R"({"cloth": {"mesh": "garments/shirt.obj"}})", "scenes/a/s.json");
+  EXPECT_EQ(s.cloth.mesh_path, "scenes/a/garments/shirt.obj");
+  const Scene abs = parse_scene(R"({"cloth": {"mesh": "/data/shirt.obj"}})", "scenes/s.json");
+  EXPECT_EQ(abs.cloth.mesh_path, "/data/shirt.obj");
+}
+
+TEST(Scene, EveryTriangleDegenerateIsRefused) {
+  testing::TempDir dir;
+  dir.write("flat.obj", "v 0 0 0\nv 1 0 0\nv 2 0 0\nf 1 2 3\n");
+  const Scene s = parse_scene(R"({"cloth": {"mesh": "flat.obj"}})", dir.file("s.json"));
+  EXPECT_THROW(build_cloth(s), InputError);
+}
+
+}  // namespace
+}  // namespace drape

@@ -1,0 +1,38 @@
+// Helpers shared by the test suites: temporary folders and files.
+#pragma once
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace drape::testing {
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "drape-test-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) std::abort();
+    m_path = pattern;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(m_path, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  const std::string& path() const { return m_path; }
+  std::string file(const std::string& name) const { return m_path + "/" + name; }
+
+  std::string write(const std::string& name, const std::string& contents) const {
+    const std::string p = file(name);
+    std::ofstream(p, std::ios::binary) << contents;
+    return p;
+  }
+
+ private:
+  std::string m_path;
+};
+
+}  // namespace drape::testing
