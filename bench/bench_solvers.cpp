@@ -1,0 +1,157 @@
+// Solver throughput on square grids: ms/frame (median of timed frames after a warm-up frame) and
+// constraint projections per second, with each backend's ratio to `reference` measured in the
+// same run; plus the time to load a 1M-triangle mesh. Results go to JSON.
+//
+//   bench_solvers [--sizes 32,64,128] [--frames 5] [--out bench/results/solvers.json]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "drape/cache.h"
+#include "drape/cloth.h"
+#include "drape/error.h"
+#include "drape/solver.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+drape::Scene grid_scene(int n) {
+  drape::Scene s;
+  s.path = "bench";
+  drape::GridDesc g;
+  g.nx = g.nz = n;
+  g.center = {0, 1, 0};
+  s.cloth.grid = g;
+  s.cloth.pins.kind = drape::PinDesc::Kind::indices;
+  s.cloth.pins.indices = {0, n - 1};
+  s.cloth.bend = 0.1;
+  s.wind = {0, 0, 2};
+  return s;
+}
+
+struct Measurement {
+  double ms_per_frame = 0.0;
+  double projections_per_second = 0.0;
+};
+
+Measurement measure(const std::string& backend, const drape::ClothModel& cloth,
+                    const drape::PhysicsParams& params, int frames) {
+  auto solver = drape::make_solver(backend, cloth, params);
+  solver->step_frame();  // warm-up
+  std::vector<double> ms;
+  for (int f = 0; f < frames; ++f) {
+    const Clock::time_point t0 = Clock::now();
+    solver->step_frame();
+    ms.push_back(1000.0 * seconds_since(t0));
+  }
+  Measurement m;
+  m.ms_per_frame = median(ms);
+  m.projections_per_second = solver->projections_per_frame() / (m.ms_per_frame / 1000.0);
+  return m;
+}
+
+nlohmann::json mesh_load_benchmark() {
+  drape::GridDesc g;
+  g.nx = g.nz = 709;  // 2 * 708^2 = 1,002,528 triangles
+  const drape::TriMesh mesh = drape::make_grid(g);
+  const std::string dir = std::filesystem::temp_directory_path().string();
+  nlohmann::json out = {{"triangles", mesh.triangles.size()}};
+  for (const std::string ext : {"obj", "ply"}) {
+    const std::string path = dir + "/drape-bench-1M." + ext;
+    drape::write_file_atomically(path, ext == "obj" ? drape::encode_obj(mesh.positions, mesh.triangles)
+                                                    : drape::encode_ply(mesh.positions, mesh.triangles));
+    std::vector<double> s;
+    for (int r = 0; r < 3; ++r) {
+      const Clock::time_point t0 = Clock::now();
+      const drape::TriMesh loaded = drape::load_mesh(path);
+      s.push_back(seconds_since(t0));
+    }
+    out[ext + "_load_seconds"] = median(s);
+    std::filesystem::remove(path);
+    std::printf("load 1M-triangle %s: %.2f s (median of 3)\n", ext.c_str(), median(s));
+  }
+  return out;
+}
+
+std::vector<int> parse_sizes(const std::string& s) {
+  std::vector<int> sizes;
+  std::size_t start = 0;
+  while (start <= s.size()) {
+    const std::size_t comma = s.find(',', start);
+    sizes.push_back(std::stoi(s.substr(start, comma - start)));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return sizes;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<int> sizes{32, 64, 128};
+  int frames = 5;
+  std::string out_path = "bench/results/solvers.json";
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i];
+    if (flag == "--sizes") {
+      sizes = parse_sizes(argv[i + 1]);
+    } else if (flag == "--frames") {
+      frames = std::max(1, std::atoi(argv[i + 1]));
+    } else if (flag == "--out") {
+      out_path = argv[i + 1];
+    } else {
+      std::fprintf(stderr, "bench_solvers: unknown flag %s\n", flag.c_str());
+      return 2;
+    }
+  }
+  const std::vector<std::string> backends = drape::known_backends();
+  nlohmann::json runs = nlohmann::json::array();
+  std::printf("%-8s %-10s %12s %16s %10s\n", "grid", "backend", "ms/frame", "projections/s",
+              "vs ref");
+  for (int n : sizes) {
+    const drape::Scene scene = grid_scene(n);
+    const drape::ClothModel cloth = drape::build_cloth(scene);
+    const drape::PhysicsParams params = drape::physics_params(scene);
+    double reference_ms = 0.0;
+    for (const std::string& backend : backends) {
+      const Measurement m = measure(backend, cloth, params, frames);
+      if (backend == "reference") reference_ms = m.ms_per_frame;
+      const double speedup = reference_ms > 0 ? reference_ms / m.ms_per_frame : 0.0;
+      std::printf("%4dx%-4d %-10s %12.2f %16.3e %9.2fx\n", n, n, backend.c_str(), m.ms_per_frame,
+                  m.projections_per_second, speedup);
+      runs.push_back({{"grid", n},
+                      {"vertices", cloth.mesh.positions.size()},
+                      {"backend", backend},
+                      {"threads", 1},
+                      {"substeps", params.substeps},
+                      {"iterations", params.iterations},
+                      {"ms_per_frame", m.ms_per_frame},
+                      {"projections_per_second", m.projections_per_second},
+                      {"speedup_vs_reference", speedup}});
+    }
+  }
+  const nlohmann::json result = {{"frames_timed", frames},
+                                 {"runs", runs},
+                                 {"mesh_load", mesh_load_benchmark()}};
+  const std::filesystem::path parent = std::filesystem::path(out_path).parent_path();
+  if (!parent.empty()) std::filesystem::create_directories(parent);
+  drape::write_file_atomically(out_path, result.dump(2) + "\n");
+  std::printf("wrote %s\n", out_path.c_str());
+  return 0;
+}
