@@ -1,16 +1,20 @@
-# DRAPE_CUDA=AUTO|ON|OFF decides whether the CUDA language is enabled. The CUDA backend itself
-# arrives with the parallel-solver work; until then this only reports what was found.
+# DRAPE_CUDA=AUTO|ON|OFF: AUTO builds the cuda backend whenever a CUDA compiler is found.
 include(CheckLanguage)
-if(DRAPE_CUDA STREQUAL "OFF")
-  set(DRAPE_HAVE_CUDA OFF)
-else()
+set(DRAPE_HAVE_CUDA OFF)
+if(NOT DRAPE_CUDA STREQUAL "OFF")
   check_language(CUDA)
   if(CMAKE_CUDA_COMPILER)
+    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+      # Ampere (A100) and Hopper (H100/H200); pinned, never "native", so CI builds what GPUs run.
+      set(CMAKE_CUDA_ARCHITECTURES 80 90)
+    endif()
+    enable_language(CUDA)
+    find_package(CUDAToolkit REQUIRED)
+    set(CMAKE_CUDA_STANDARD 17)
+    set(CMAKE_CUDA_STANDARD_REQUIRED ON)
     set(DRAPE_HAVE_CUDA ON)
   elseif(DRAPE_CUDA STREQUAL "ON")
     message(FATAL_ERROR "DRAPE_CUDA=ON but no CUDA compiler was found")
-  else()
-    set(DRAPE_HAVE_CUDA OFF)
   endif()
 endif()
-message(STATUS "drape: CUDA compiler available: ${DRAPE_HAVE_CUDA}")
+message(STATUS "drape: cuda backend: ${DRAPE_HAVE_CUDA}")

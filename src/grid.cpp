@@ -12,20 +12,15 @@ TriMesh make_grid(const GridDesc& g) {
       mesh.positions.push_back(g.center + glm::dvec3(u * g.size_x, 0.0, v * g.size_z));
     }
   }
-  // Diagonals alternate in a checkerboard so the cloth has no preferred shear direction.
-  // Every triangle winds so that its normal points along +Y.
+  // Every quad is split along the same diagonal (Houdini's Grid SOP "Triangles" connectivity),
+  // and every triangle winds so that its normal points along +Y.
   mesh.triangles.reserve(2 * static_cast<std::size_t>(g.nx - 1) * (g.nz - 1));
   for (int iz = 0; iz + 1 < g.nz; ++iz) {
     for (int ix = 0; ix + 1 < g.nx; ++ix) {
       const auto v00 = static_cast<unsigned>(iz * g.nx + ix);
       const unsigned v10 = v00 + 1, v01 = v00 + static_cast<unsigned>(g.nx), v11 = v01 + 1;
-      if ((ix + iz) % 2 == 0) {
-        mesh.triangles.emplace_back(v00, v01, v11);
-        mesh.triangles.emplace_back(v00, v11, v10);
-      } else {
-        mesh.triangles.emplace_back(v00, v01, v10);
-        mesh.triangles.emplace_back(v10, v01, v11);
-      }
+      mesh.triangles.emplace_back(v00, v01, v11);
+      mesh.triangles.emplace_back(v00, v11, v10);
     }
   }
   return mesh;

@@ -121,10 +121,5 @@ std::unique_ptr<Solver> make_reference_solver(const ClothModel& cloth,
   return std::make_unique<ReferenceSolver>(cloth, params);
 }
 
-std::unique_ptr<Solver> make_solver(const std::string& backend, const ClothModel& cloth,
-                                    const PhysicsParams& params) {
-  if (backend == "reference") return make_reference_solver(cloth, params);
-  throw InputError("--backend: unknown backend '" + backend + "'");
-}
 
 }  // namespace drape

@@ -16,7 +16,7 @@ namespace drape {
 using nlohmann::json;
 
 const std::vector<std::string>& known_backends() {
-  static const std::vector<std::string> names{"reference"};
+  static const std::vector<std::string> names{"reference", "cpu", "cuda"};
   return names;
 }
 

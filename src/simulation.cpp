@@ -36,10 +36,16 @@ void check_finite(const std::vector<glm::dvec3>& positions, int frame) {
   }
 }
 
-nlohmann::json settings_json(const Scene& scene, const ClothModel& cloth) {
+int worker_threads(const Scene& scene, const SolverOptions& options) {
+  if (scene.solver.backend != "cpu") return 1;
+  return options.threads > 0 ? options.threads : default_thread_count();
+}
+
+nlohmann::json settings_json(const Scene& scene, const ClothModel& cloth, int threads) {
   const auto vec = [](const glm::dvec3& v) { return nlohmann::json::array({v.x, v.y, v.z}); };
   return {{"scene", scene.path},
           {"backend", scene.solver.backend},
+          {"threads", threads},
           {"fps", scene.fps},
           {"frames", scene.frames},
           {"substeps", scene.solver.substeps},
@@ -62,8 +68,10 @@ nlohmann::json settings_json(const Scene& scene, const ClothModel& cloth) {
 }  // namespace
 
 RunSummary run_simulation(const Scene& scene, const ClothModel& cloth,
-                          const std::string& stats_path, const FrameCallback& on_frame) {
-  std::unique_ptr<Solver> solver = make_solver(scene.solver.backend, cloth, physics_params(scene));
+                          const SolverOptions& options, const std::string& stats_path,
+                          const FrameCallback& on_frame) {
+  std::unique_ptr<Solver> solver =
+      make_solver(scene.solver.backend, cloth, physics_params(scene), options);
 
   RunSummary summary;
   summary.vertices = cloth.mesh.positions.size();
@@ -103,7 +111,7 @@ RunSummary run_simulation(const Scene& scene, const ClothModel& cloth,
   summary.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   summary.ms_per_frame = scene.frames > 0 ? 1000.0 * summary.wall_seconds / scene.frames : 0.0;
 
-  const nlohmann::json stats = {{"settings", settings_json(scene, cloth)},
+  const nlohmann::json stats = {{"settings", settings_json(scene, cloth, worker_threads(scene, options))},
                                 {"summary",
                                  {{"frames", summary.frames},
                                   {"wall_seconds", summary.wall_seconds},

@@ -42,7 +42,7 @@ struct ClothDesc {
 };
 
 struct SolverDesc {
-  std::string backend = "reference";
+  std::string backend = "cpu";
   int substeps = 4, iterations = 10;
 };
 

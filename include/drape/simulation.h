@@ -7,6 +7,7 @@
 
 #include "drape/cloth.h"
 #include "drape/scene.h"
+#include "drape/solver.h"
 #include "drape/stats.h"
 
 namespace drape {
@@ -29,6 +30,7 @@ using FrameCallback = std::function<void(int, int, double)>;
 // raised before the first file is written; stats.json is written last, so its presence marks a
 // run that finished.
 RunSummary run_simulation(const Scene& scene, const ClothModel& cloth,
-                          const std::string& stats_path, const FrameCallback& on_frame);
+                          const SolverOptions& options, const std::string& stats_path,
+                          const FrameCallback& on_frame);
 
 }  // namespace drape

@@ -35,13 +35,32 @@ class Solver {
   virtual void copy_velocities(std::vector<glm::dvec3>& out) const = 0;
   // Constraint projections one frame performs, for throughput figures.
   virtual double projections_per_frame() const = 0;
+  // Bytes of solver state and constraints held in the backend's memory (0 if not tracked).
+  virtual std::size_t memory_bytes() const { return 0; }
+};
+
+struct SolverOptions {
+  int threads = 0;  // `cpu` backend: worker threads, 0 = all cores
 };
 
 // The serial double-precision solver that follows the spec's loop exactly.
 std::unique_ptr<Solver> make_reference_solver(const ClothModel& cloth, const PhysicsParams& params);
 
-// Throws InputError for a backend this build does not have.
+// The graph-coloured float32 solver on host threads.
+std::unique_ptr<Solver> make_cpu_solver(const ClothModel& cloth, const PhysicsParams& params,
+                                        int threads);
+int default_thread_count();
+
+// The same coloured solver on an NVIDIA GPU. Throws RuntimeError when this build has no CUDA
+// backend or no device is present.
+std::unique_ptr<Solver> make_cuda_solver(const ClothModel& cloth, const PhysicsParams& params);
+// Number of usable CUDA devices; 0 without CUDA, a driver or a device.
+int cuda_device_count();
+// "NAME (sm_XY)" of device 0, or why there is none.
+std::string cuda_device_description();
+
+// Throws InputError for an unknown backend name.
 std::unique_ptr<Solver> make_solver(const std::string& backend, const ClothModel& cloth,
-                                    const PhysicsParams& params);
+                                    const PhysicsParams& params, const SolverOptions& options = {});
 
 }  // namespace drape

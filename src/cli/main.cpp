@@ -10,6 +10,7 @@
 
 #include "cli/progress.h"
 #include "drape/cloth.h"
+#include "drape/colouring.h"
 #include "drape/error.h"
 #include "drape/scene.h"
 #include "drape/simulation.h"
@@ -22,14 +23,18 @@ namespace {
 constexpr const char* kUsage = R"(drape — a Position Based Dynamics cloth solver
 
 usage:
-  drape simulate SCENE.json [-o DIR] [--backend reference] [--frames N]
-                            [--format ply,obj] [--stats FILE] [--quiet]
+  drape simulate SCENE.json [-o DIR] [--backend reference|cpu|cuda] [--frames N]
+                            [--threads N] [--format ply,obj] [--stats FILE] [--quiet]
   drape info MESH|SCENE.json     mesh and constraint statistics
   drape --help | --version
 
 simulate options (each overrides the scene file):
   -o, --output DIR   folder for the cache (scene: output.dir, default "out")
-  --backend NAME     solver backend: reference (serial, double precision)
+  --backend NAME     solver backend (scene: solver.backend, default cpu):
+                       reference  serial, double precision: the spec's algorithm exactly
+                       cpu        graph-coloured, float32, on all cores
+                       cuda       graph-coloured, float32, on an NVIDIA GPU
+  --threads N        worker threads of the cpu backend (default: all cores)
   --frames N         frames to simulate after frame 0
   --format LIST      comma-separated cache formats: ply, obj
   --stats FILE       where to write stats.json (default DIR/stats.json)
@@ -41,6 +46,7 @@ Caches are NAME.%04d.EXT for frames 0..N; exit codes: 0 ok, 2 bad input, 1 runti
 struct SimulateArgs {
   std::string scene_path, output_dir, backend, formats, stats_path;
   long long frames = -1;
+  int threads = 0;
   bool quiet = false;
 };
 
@@ -74,6 +80,13 @@ SimulateArgs parse_simulate(const std::vector<std::string>& args) {
         throw InputError("--frames: expected a non-negative integer, got '" + v + "'");
       }
       a.frames = n;
+    } else if (arg == "--threads") {
+      const std::string& v = value();
+      std::int64_t n = 0;
+      if (!parse_int(v, n) || n < 1 || n > 4096) {
+        throw InputError("--threads: expected a positive integer, got '" + v + "'");
+      }
+      a.threads = static_cast<int>(n);
     } else if (arg == "--format") {
       a.formats = value();
     } else if (arg == "--stats") {
@@ -98,7 +111,7 @@ void apply_overrides(const SimulateArgs& a, Scene& scene) {
     const auto& known = known_backends();
     if (std::find(known.begin(), known.end(), a.backend) == known.end()) {
       throw InputError("--backend: unknown backend '" + a.backend +
-                       "' (this build has: reference)");
+                       "' (known: reference, cpu, cuda)");
     }
     scene.solver.backend = a.backend;
   }
@@ -139,8 +152,10 @@ int simulate(const std::vector<std::string>& args) {
   warn_about(scene.cloth.grid ? scene.path : scene.cloth.mesh_path, cloth);
 
   Progress progress(!a.quiet && ::isatty(STDERR_FILENO));
+  SolverOptions options;
+  options.threads = a.threads;
   const RunSummary s =
-      run_simulation(scene, cloth, a.stats_path,
+      run_simulation(scene, cloth, options, a.stats_path,
                      [&](int frame, int frames, double) { progress.update(frame, frames); });
   progress.finish();
   if (!a.quiet) {
@@ -157,6 +172,12 @@ bool ends_with_json(const std::string& path) {
   return path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0;
 }
 
+void print_colours(const char* kind, const Colouring& c) {
+  std::printf("%-7s colours     %zu:", kind, c.colour_count());
+  for (std::size_t i = 0; i < c.colour_count(); ++i) std::printf(" %zu", c.colour_size(i));
+  std::printf("\n");
+}
+
 void print_topology(const ClothModel& cloth) {
   const Topology& t = cloth.topology;
   std::printf("vertices            %zu\n", cloth.mesh.positions.size());
@@ -168,6 +189,10 @@ void print_topology(const ClothModel& cloth) {
   std::printf("boundary edges      %zu\n", t.boundary_edges);
   std::printf("degenerate tris     %zu\n", t.degenerate_triangles);
   std::printf("non-manifold edges  %zu\n", t.nonmanifold_edges);
+  const ClothColouring colouring = colour_cloth(t, cloth.mesh.positions.size());
+  print_colours("stretch", colouring.stretch);
+  print_colours("bend", colouring.bend);
+  print_colours("shear", colouring.shear);
   for (const VertexGroup& g : cloth.mesh.groups) {
     std::printf("group %-13s %zu vertices\n", g.name.c_str(), g.vertices.size());
   }

@@ -1,0 +1,25 @@
+// Per-vertex steps of the PBD substep (spec section 2): prediction and the Verlet update.
+#pragma once
+
+#include "kernels/hd.h"
+#include "kernels/views.h"
+
+namespace drape::kernels {
+
+// v += dt a (unpinned only); v *= damping; p = x + dt v.
+DRAPE_HD inline void predict(std::uint32_t i, ParticleView s, float dt, glm::vec3 accel,
+                             float damping) {
+  glm::vec3 v = s.v[i];
+  if (s.w[i] > 0.0f) v += dt * accel;
+  v *= damping;
+  s.v[i] = v;
+  s.p[i] = s.x[i] + dt * v;
+}
+
+// v = (p - x) / dt; x = p.
+DRAPE_HD inline void update_velocity(std::uint32_t i, ParticleView s, float dt) {
+  s.v[i] = (s.p[i] - s.x[i]) / dt;
+  s.x[i] = s.p[i];
+}
+
+}  // namespace drape::kernels

@@ -1,0 +1,34 @@
+// Views over the solver state and the colour-sorted constraint arrays: raw pointers and counts,
+// passed to kernels by value. Constraint k of a view is the k-th in colour order.
+#pragma once
+
+#include <cstdint>
+
+#include <glm/vec3.hpp>
+
+namespace drape::kernels {
+
+struct ParticleView {
+  glm::vec3* x;        // positions at the start of the substep
+  glm::vec3* p;        // predicted positions, projected in place
+  glm::vec3* v;        // velocities
+  const float* w;      // inverse masses, 0 for pins
+  std::uint32_t count;
+};
+
+// Stretch (mesh edges) and shear (wing vertices of a bend pair) share the distance constraint.
+struct DistanceView {
+  const std::uint32_t* v0;
+  const std::uint32_t* v1;
+  const float* rest_length;
+};
+
+struct BendView {
+  const std::uint32_t* v1;  // shared edge
+  const std::uint32_t* v2;
+  const std::uint32_t* v3;  // wing vertices
+  const std::uint32_t* v4;
+  const float* rest_angle;
+};
+
+}  // namespace drape::kernels

@@ -1,0 +1,81 @@
+// The `cuda` launch layer: kernels run as CUDA grids, state lives in device memory. Every CUDA
+// call is checked; a failure throws RuntimeError naming the file, line and CUDA's message.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "drape/error.h"
+
+#define DRAPE_CUDA_CHECK(call) ::drape::exec::cuda_check((call), #call, __FILE__, __LINE__)
+
+namespace drape::exec {
+
+inline void cuda_check(cudaError_t status, const char* call, const char* file, int line) {
+  if (status != cudaSuccess) {
+    throw RuntimeError(std::string(file) + ":" + std::to_string(line) + ": " + call + ": " +
+                       cudaGetErrorString(status));
+  }
+}
+
+template <class F>
+__global__ void for_each_kernel(std::uint32_t begin, std::uint32_t end, F f) {
+  const std::uint32_t i = begin + blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < end) f(i);
+}
+
+struct CudaExec {
+  template <class T>
+  class Buffer {
+   public:
+    Buffer() = default;
+    Buffer(const Buffer&) = delete;
+    Buffer& operator=(const Buffer&) = delete;
+    ~Buffer() {
+      if (m_data != nullptr) cudaFree(m_data);
+    }
+
+    void upload(const std::vector<T>& host) {
+      if (host.size() != m_size) {
+        if (m_data != nullptr) DRAPE_CUDA_CHECK(cudaFree(m_data));
+        m_data = nullptr;
+        m_size = host.size();
+        if (m_size > 0) DRAPE_CUDA_CHECK(cudaMalloc(&m_data, bytes()));
+      }
+      if (m_size > 0) {
+        DRAPE_CUDA_CHECK(cudaMemcpy(m_data, host.data(), bytes(), cudaMemcpyHostToDevice));
+      }
+    }
+
+    void download(std::vector<T>& host) const {
+      host.resize(m_size);
+      if (m_size > 0) {
+        DRAPE_CUDA_CHECK(cudaMemcpy(host.data(), m_data, bytes(), cudaMemcpyDeviceToHost));
+      }
+    }
+
+    T* data() { return m_data; }
+    std::size_t bytes() const { return m_size * sizeof(T); }
+
+   private:
+    T* m_data = nullptr;
+    std::size_t m_size = 0;
+  };
+
+  static constexpr std::uint32_t kBlock = 256;
+
+  template <class F>
+  void for_each(std::uint32_t begin, std::uint32_t end, F f) const {
+    if (end <= begin) return;
+    const std::uint32_t blocks = (end - begin + kBlock - 1) / kBlock;
+    for_each_kernel<<<blocks, kBlock>>>(begin, end, f);
+    DRAPE_CUDA_CHECK(cudaGetLastError());
+  }
+
+  void synchronize() const { DRAPE_CUDA_CHECK(cudaDeviceSynchronize()); }
+};
+
+}  // namespace drape::exec

@@ -1,0 +1,147 @@
+// The graph-coloured Gauss-Seidel solver, written once for every launch layer. A translation unit
+// includes an executor (exec_cpu.h or exec_cuda.cuh) and then this file; the per-constraint work
+// is the DRAPE_HD code in kernels/. Colours are projected one after another, each colour's
+// constraints in parallel (they share no vertex).
+#include <cmath>
+#include <vector>
+
+#include "drape/colouring.h"
+#include "drape/solver.h"
+#include "kernels/bend.h"
+#include "kernels/distance.h"
+#include "kernels/integrate.h"
+
+namespace drape {
+namespace {
+
+template <class Exec>
+class ParallelSolver final : public Solver {
+  template <class T>
+  using Buffer = typename Exec::template Buffer<T>;
+
+ public:
+  ParallelSolver(const ClothModel& cloth, const PhysicsParams& params, Exec exec)
+      : m_exec(exec),
+        m_params(params),
+        m_vertices(static_cast<std::uint32_t>(cloth.mesh.positions.size())),
+        m_projections(static_cast<double>(cloth.topology.edge_count() +
+                                          2 * cloth.topology.bend_count()) *
+                      params.iterations * params.substeps) {
+    const Topology& t = cloth.topology;
+    const ClothColouring colouring = colour_cloth(t, m_vertices);
+    m_stretch_offsets = colouring.stretch.offsets;
+    m_bend_offsets = colouring.bend.offsets;
+    m_shear_offsets = colouring.shear.offsets;
+
+    upload_sorted(colouring.stretch.order, t.edge_v0, m_stretch_v0);
+    upload_sorted(colouring.stretch.order, t.edge_v1, m_stretch_v1);
+    upload_sorted(colouring.stretch.order, t.edge_rest_length, m_stretch_rest);
+    upload_sorted(colouring.shear.order, t.bend_v3, m_shear_v0);
+    upload_sorted(colouring.shear.order, t.bend_v4, m_shear_v1);
+    upload_sorted(colouring.shear.order, t.shear_rest_length, m_shear_rest);
+    upload_sorted(colouring.bend.order, t.bend_v1, m_bend_v1);
+    upload_sorted(colouring.bend.order, t.bend_v2, m_bend_v2);
+    upload_sorted(colouring.bend.order, t.bend_v3, m_bend_v3);
+    upload_sorted(colouring.bend.order, t.bend_v4, m_bend_v4);
+    upload_sorted(colouring.bend.order, t.bend_rest_angle, m_bend_rest);
+
+    std::vector<glm::vec3> x(m_vertices);
+    for (std::uint32_t i = 0; i < m_vertices; ++i) x[i] = glm::vec3(cloth.mesh.positions[i]);
+    m_x.upload(x);
+    m_p.upload(x);
+    m_v.upload(std::vector<glm::vec3>(m_vertices, glm::vec3(0.0f)));
+    m_w.upload(std::vector<float>(cloth.inv_mass.begin(), cloth.inv_mass.end()));
+
+    m_k_stretch = static_cast<float>(scaled_stiffness(params.stretch, params.iterations));
+    m_k_shear = static_cast<float>(scaled_stiffness(params.shear, params.iterations));
+    m_k_bend = static_cast<float>(scaled_stiffness(params.bend, params.iterations));
+  }
+
+  void step_frame() override {
+    for (int s = 0; s < m_params.substeps; ++s) substep();
+    m_exec.synchronize();
+  }
+
+  void copy_positions(std::vector<glm::dvec3>& out) const override { download(m_x, out); }
+  void copy_velocities(std::vector<glm::dvec3>& out) const override { download(m_v, out); }
+  double projections_per_frame() const override { return m_projections; }
+
+  std::size_t memory_bytes() const override {
+    return m_x.bytes() + m_p.bytes() + m_v.bytes() + m_w.bytes() + m_stretch_v0.bytes() +
+           m_stretch_v1.bytes() + m_stretch_rest.bytes() + m_shear_v0.bytes() +
+           m_shear_v1.bytes() + m_shear_rest.bytes() + m_bend_v1.bytes() + m_bend_v2.bytes() +
+           m_bend_v3.bytes() + m_bend_v4.bytes() + m_bend_rest.bytes();
+  }
+
+  // Public only because CUDA's extended lambdas may not live in private member functions.
+  void substep() {
+    const kernels::ParticleView s = particles();
+    const float dt = static_cast<float>(m_params.dt());
+    const glm::vec3 accel(m_params.gravity + m_params.wind);
+    const float damping = static_cast<float>(m_params.damping);
+    m_exec.for_each(0, m_vertices, [=] DRAPE_HD(std::uint32_t i) {
+      kernels::predict(i, s, dt, accel, damping);
+    });
+    const kernels::DistanceView stretch{m_stretch_v0.data(), m_stretch_v1.data(),
+                                        m_stretch_rest.data()};
+    const kernels::DistanceView shear{m_shear_v0.data(), m_shear_v1.data(), m_shear_rest.data()};
+    const kernels::BendView bend{m_bend_v1.data(), m_bend_v2.data(), m_bend_v3.data(),
+                                 m_bend_v4.data(), m_bend_rest.data()};
+    for (int it = 0; it < m_params.iterations; ++it) {
+      project_distance_colours(m_stretch_offsets, s, stretch, m_k_stretch);
+      const float k_bend = m_k_bend;
+      for (std::size_t c = 0; c + 1 < m_bend_offsets.size(); ++c) {
+        m_exec.for_each(m_bend_offsets[c], m_bend_offsets[c + 1], [=] DRAPE_HD(std::uint32_t k) {
+          kernels::project_bend(k, s, bend, k_bend);
+        });
+      }
+      project_distance_colours(m_shear_offsets, s, shear, m_k_shear);
+    }
+    m_exec.for_each(0, m_vertices, [=] DRAPE_HD(std::uint32_t i) {
+      kernels::update_velocity(i, s, dt);
+    });
+  }
+
+  void project_distance_colours(const std::vector<std::uint32_t>& offsets,
+                                kernels::ParticleView s, kernels::DistanceView c, float k_prime) {
+    for (std::size_t colour = 0; colour + 1 < offsets.size(); ++colour) {
+      m_exec.for_each(offsets[colour], offsets[colour + 1], [=] DRAPE_HD(std::uint32_t k) {
+        kernels::project_distance(k, s, c, k_prime);
+      });
+    }
+  }
+
+ private:
+  template <class T, class S>
+  static void upload_sorted(const std::vector<std::uint32_t>& order, const std::vector<S>& values,
+                            Buffer<T>& buffer) {
+    std::vector<T> sorted(order.size());
+    for (std::size_t k = 0; k < order.size(); ++k) sorted[k] = static_cast<T>(values[order[k]]);
+    buffer.upload(sorted);
+  }
+
+  static void download(const Buffer<glm::vec3>& buffer, std::vector<glm::dvec3>& out) {
+    std::vector<glm::vec3> host;
+    buffer.download(host);
+    out.assign(host.begin(), host.end());
+  }
+
+  kernels::ParticleView particles() {
+    return {m_x.data(), m_p.data(), m_v.data(), m_w.data(), m_vertices};
+  }
+
+  Exec m_exec;
+  PhysicsParams m_params;
+  std::uint32_t m_vertices;
+  double m_projections;
+  float m_k_stretch = 0, m_k_shear = 0, m_k_bend = 0;
+  std::vector<std::uint32_t> m_stretch_offsets, m_bend_offsets, m_shear_offsets;
+  Buffer<glm::vec3> m_x, m_p, m_v;
+  Buffer<float> m_w;
+  Buffer<std::uint32_t> m_stretch_v0, m_stretch_v1, m_shear_v0, m_shear_v1;
+  Buffer<std::uint32_t> m_bend_v1, m_bend_v2, m_bend_v3, m_bend_v4;
+  Buffer<float> m_stretch_rest, m_shear_rest, m_bend_rest;
+};
+
+}  // namespace
+}  // namespace drape

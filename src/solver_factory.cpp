@@ -1,0 +1,14 @@
+#include "drape/error.h"
+#include "drape/solver.h"
+
+namespace drape {
+
+std::unique_ptr<Solver> make_solver(const std::string& backend, const ClothModel& cloth,
+                                    const PhysicsParams& params, const SolverOptions& options) {
+  if (backend == "reference") return make_reference_solver(cloth, params);
+  if (backend == "cpu") return make_cpu_solver(cloth, params, options.threads);
+  if (backend == "cuda") return make_cuda_solver(cloth, params);
+  throw InputError("unknown backend '" + backend + "'");
+}
+
+}  // namespace drape
