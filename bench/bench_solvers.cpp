@@ -74,8 +74,9 @@ nlohmann::json mesh_load_benchmark() {
   nlohmann::json out = {{"triangles", mesh.triangles.size()}};
   for (const std::string ext : {"obj", "ply"}) {
     const std::string path = dir + "/drape-bench-1M." + ext;
-    drape::write_file_atomically(path, ext == "obj" ? drape::encode_obj(mesh.positions, mesh.triangles)
-                                                    : drape::encode_ply(mesh.positions, mesh.triangles));
+    drape::write_file_atomically(path, ext == "obj"
+                                           ? drape::encode_obj(mesh.positions, mesh.triangles)
+                                           : drape::encode_ply(mesh.positions, mesh.triangles));
     std::vector<double> s;
     for (int r = 0; r < 3; ++r) {
       const Clock::time_point t0 = Clock::now();
@@ -146,9 +147,8 @@ int main(int argc, char** argv) {
                       {"speedup_vs_reference", speedup}});
     }
   }
-  const nlohmann::json result = {{"frames_timed", frames},
-                                 {"runs", runs},
-                                 {"mesh_load", mesh_load_benchmark()}};
+  const nlohmann::json result = {
+      {"frames_timed", frames}, {"runs", runs}, {"mesh_load", mesh_load_benchmark()}};
   const std::filesystem::path parent = std::filesystem::path(out_path).parent_path();
   if (!parent.empty()) std::filesystem::create_directories(parent);
   drape::write_file_atomically(out_path, result.dump(2) + "\n");

@@ -6,7 +6,12 @@
 //   q2 = -(p3 x n2 + (n1 x p3) d) / |p2 x p3| - (p4 x n1 + (n2 x p4) d) / |p2 x p4|,
 //   q1 = -q2 - q3 - q4,   (q_i = -dd/dp_i, so grad_i C = q_i / sqrt(1 - d^2))
 //   dp_i = -w_i sqrt(1 - d^2) C / (sum_j w_j |q_j|^2) q_i k'.
-// d is clamped to [-1, 1] before arccos and the square root.
+// In float32, arccos(d) and sqrt(1 - d^2) lose half their digits near a flat pair (d = -1, where
+// cloth rests): a rounding of 6e-8 in d moves arccos by 3.5e-4 rad. So the kernel takes
+// sin = |n1 x n2| and the angle atan2(sin, d), which equal sqrt(1 - d^2) and arccos(d) for unit
+// normals and stay accurate to float precision. Since n1 x p = -(p x n1), the q's
+// are evaluated as q3 = p2 x a, q4 = p2 x b, q2 = -(p3 x a) - (p4 x b) with
+// a = (n2 - d n1) / |p2 x p3| and b = (n1 - d n2) / |p2 x p4|: four cross products, not eight.
 #pragma once
 
 #include <math.h>
@@ -19,25 +24,25 @@
 
 namespace drape::kernels {
 
-DRAPE_HD inline bool bend_correction(const glm::vec3 p[4], const float w[4], float rest_angle,
-                                     float k_prime, glm::vec3 dp[4]) {
+DRAPE_HD DRAPE_INLINE bool bend_correction(const glm::vec3 p[4], const float w[4], float rest_angle,
+                                           float k_prime, glm::vec3 dp[4]) {
   const glm::vec3 e2 = p[1] - p[0], e3 = p[2] - p[0], e4 = p[3] - p[0];
   const glm::vec3 c23 = glm::cross(e2, e3), c24 = glm::cross(e2, e4);
   const float inv23 = 1.0f / (glm::length(c23) + kEpsilon);
   const float inv24 = 1.0f / (glm::length(c24) + kEpsilon);
   const glm::vec3 n1 = c23 * inv23, n2 = c24 * inv24;
   const float d = glm::dot(n1, n2);
+  const glm::vec3 a = (n2 - d * n1) * inv23, b = (n1 - d * n2) * inv24;
   glm::vec3 q[4];
-  q[2] = (glm::cross(e2, n2) + d * glm::cross(n1, e2)) * inv23;
-  q[3] = (glm::cross(e2, n1) + d * glm::cross(n2, e2)) * inv24;
-  q[1] = -(glm::cross(e3, n2) + d * glm::cross(n1, e3)) * inv23 -
-         (glm::cross(e4, n1) + d * glm::cross(n2, e4)) * inv24;
+  q[2] = glm::cross(e2, a);
+  q[3] = glm::cross(e2, b);
+  q[1] = -glm::cross(e3, a) - glm::cross(e4, b);
   q[0] = -q[1] - q[2] - q[3];
   float denom = 0.0f;
   for (int i = 0; i < 4; ++i) denom += w[i] * glm::dot(q[i], q[i]);
   if (denom < kEpsilon) return false;
-  const float dc = fminf(fmaxf(d, -1.0f), 1.0f);
-  const float coeff = sqrtf(1.0f - dc * dc) * (acosf(dc) - rest_angle) / denom * k_prime;
+  const float sine = glm::length(glm::cross(n1, n2));
+  const float coeff = sine * (atan2f(sine, d) - rest_angle) / denom * k_prime;
   for (int i = 0; i < 4; ++i) dp[i] = (-w[i] * coeff) * q[i];
   return true;
 }

@@ -9,10 +9,10 @@
 namespace drape::kernels {
 
 struct ParticleView {
-  glm::vec3* x;        // positions at the start of the substep
-  glm::vec3* p;        // predicted positions, projected in place
-  glm::vec3* v;        // velocities
-  const float* w;      // inverse masses, 0 for pins
+  glm::vec3* x;    // positions at the start of the substep
+  glm::vec3* p;    // predicted positions, projected in place
+  glm::vec3* v;    // velocities
+  const float* w;  // inverse masses, 0 for pins
   std::uint32_t count;
 };
 

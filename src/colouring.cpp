@@ -23,7 +23,8 @@ class ConflictGraph {
     m_incident.resize(m_first.back());
     std::vector<std::uint32_t> next(m_first.begin(), m_first.end() - 1);
     for (std::size_t i = 0; i < count; ++i) {
-      for (const std::uint32_t* vs : vertices) m_incident[next[vs[i]]++] = static_cast<std::uint32_t>(i);
+      for (const std::uint32_t* vs : vertices)
+        m_incident[next[vs[i]]++] = static_cast<std::uint32_t>(i);
     }
   }
 
@@ -214,9 +215,9 @@ ClothColouring colour_cloth(const Topology& t, std::size_t vertex_count) {
   ClothColouring out;
   out.stretch =
       colour_constraints({t.edge_v0.data(), t.edge_v1.data()}, t.edge_count(), vertex_count);
-  out.bend = colour_constraints(
-      {t.bend_v1.data(), t.bend_v2.data(), t.bend_v3.data(), t.bend_v4.data()}, t.bend_count(),
-      vertex_count);
+  out.bend =
+      colour_constraints({t.bend_v1.data(), t.bend_v2.data(), t.bend_v3.data(), t.bend_v4.data()},
+                         t.bend_count(), vertex_count);
   out.shear =
       colour_constraints({t.bend_v3.data(), t.bend_v4.data()}, t.bend_count(), vertex_count);
   return out;

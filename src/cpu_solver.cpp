@@ -6,7 +6,9 @@
 
 namespace drape {
 
-int default_thread_count() { return omp_get_num_procs(); }
+int default_thread_count() {
+  return omp_get_num_procs();
+}
 
 std::unique_ptr<Solver> make_cpu_solver(const ClothModel& cloth, const PhysicsParams& params,
                                         int threads) {

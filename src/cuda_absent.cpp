@@ -9,8 +9,12 @@ std::unique_ptr<Solver> make_cuda_solver(const ClothModel&, const PhysicsParams&
       "the cuda backend is not available: this drape was built without a CUDA compiler");
 }
 
-int cuda_device_count() { return 0; }
+int cuda_device_count() {
+  return 0;
+}
 
-std::string cuda_device_description() { return "none (built without CUDA)"; }
+std::string cuda_device_description() {
+  return "none (built without CUDA)";
+}
 
 }  // namespace drape

@@ -24,9 +24,9 @@ class ParallelSolver final : public Solver {
       : m_exec(exec),
         m_params(params),
         m_vertices(static_cast<std::uint32_t>(cloth.mesh.positions.size())),
-        m_projections(static_cast<double>(cloth.topology.edge_count() +
-                                          2 * cloth.topology.bend_count()) *
-                      params.iterations * params.substeps) {
+        m_projections(
+            static_cast<double>(cloth.topology.edge_count() + 2 * cloth.topology.bend_count()) *
+            params.iterations * params.substeps) {
     const Topology& t = cloth.topology;
     const ClothColouring colouring = colour_cloth(t, m_vertices);
     m_stretch_offsets = colouring.stretch.offsets;
@@ -68,9 +68,9 @@ class ParallelSolver final : public Solver {
 
   std::size_t memory_bytes() const override {
     return m_x.bytes() + m_p.bytes() + m_v.bytes() + m_w.bytes() + m_stretch_v0.bytes() +
-           m_stretch_v1.bytes() + m_stretch_rest.bytes() + m_shear_v0.bytes() +
-           m_shear_v1.bytes() + m_shear_rest.bytes() + m_bend_v1.bytes() + m_bend_v2.bytes() +
-           m_bend_v3.bytes() + m_bend_v4.bytes() + m_bend_rest.bytes();
+           m_stretch_v1.bytes() + m_stretch_rest.bytes() + m_shear_v0.bytes() + m_shear_v1.bytes() +
+           m_shear_rest.bytes() + m_bend_v1.bytes() + m_bend_v2.bytes() + m_bend_v3.bytes() +
+           m_bend_v4.bytes() + m_bend_rest.bytes();
   }
 
   // Public only because CUDA's extended lambdas may not live in private member functions.
@@ -79,9 +79,8 @@ class ParallelSolver final : public Solver {
     const float dt = static_cast<float>(m_params.dt());
     const glm::vec3 accel(m_params.gravity + m_params.wind);
     const float damping = static_cast<float>(m_params.damping);
-    m_exec.for_each(0, m_vertices, [=] DRAPE_HD(std::uint32_t i) {
-      kernels::predict(i, s, dt, accel, damping);
-    });
+    m_exec.for_each(0, m_vertices,
+                    [=] DRAPE_HD(std::uint32_t i) { kernels::predict(i, s, dt, accel, damping); });
     const kernels::DistanceView stretch{m_stretch_v0.data(), m_stretch_v1.data(),
                                         m_stretch_rest.data()};
     const kernels::DistanceView shear{m_shear_v0.data(), m_shear_v1.data(), m_shear_rest.data()};
@@ -97,13 +96,12 @@ class ParallelSolver final : public Solver {
       }
       project_distance_colours(m_shear_offsets, s, shear, m_k_shear);
     }
-    m_exec.for_each(0, m_vertices, [=] DRAPE_HD(std::uint32_t i) {
-      kernels::update_velocity(i, s, dt);
-    });
+    m_exec.for_each(0, m_vertices,
+                    [=] DRAPE_HD(std::uint32_t i) { kernels::update_velocity(i, s, dt); });
   }
 
-  void project_distance_colours(const std::vector<std::uint32_t>& offsets,
-                                kernels::ParticleView s, kernels::DistanceView c, float k_prime) {
+  void project_distance_colours(const std::vector<std::uint32_t>& offsets, kernels::ParticleView s,
+                                kernels::DistanceView c, float k_prime) {
     for (std::size_t colour = 0; colour + 1 < offsets.size(); ++colour) {
       m_exec.for_each(offsets[colour], offsets[colour + 1], [=] DRAPE_HD(std::uint32_t k) {
         kernels::project_distance(k, s, c, k_prime);

@@ -121,5 +121,4 @@ std::unique_ptr<Solver> make_reference_solver(const ClothModel& cloth,
   return std::make_unique<ReferenceSolver>(cloth, params);
 }
 
-
 }  // namespace drape

@@ -67,9 +67,8 @@ nlohmann::json settings_json(const Scene& scene, const ClothModel& cloth, int th
 
 }  // namespace
 
-RunSummary run_simulation(const Scene& scene, const ClothModel& cloth,
-                          const SolverOptions& options, const std::string& stats_path,
-                          const FrameCallback& on_frame) {
+RunSummary run_simulation(const Scene& scene, const ClothModel& cloth, const SolverOptions& options,
+                          const std::string& stats_path, const FrameCallback& on_frame) {
   std::unique_ptr<Solver> solver =
       make_solver(scene.solver.backend, cloth, physics_params(scene), options);
 
@@ -111,13 +110,14 @@ RunSummary run_simulation(const Scene& scene, const ClothModel& cloth,
   summary.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   summary.ms_per_frame = scene.frames > 0 ? 1000.0 * summary.wall_seconds / scene.frames : 0.0;
 
-  const nlohmann::json stats = {{"settings", settings_json(scene, cloth, worker_threads(scene, options))},
-                                {"summary",
-                                 {{"frames", summary.frames},
-                                  {"wall_seconds", summary.wall_seconds},
-                                  {"ms_per_frame", summary.ms_per_frame},
-                                  {"max_strain", summary.max_strain}}},
-                                {"frames", frames}};
+  const nlohmann::json stats = {
+      {"settings", settings_json(scene, cloth, worker_threads(scene, options))},
+      {"summary",
+       {{"frames", summary.frames},
+        {"wall_seconds", summary.wall_seconds},
+        {"ms_per_frame", summary.ms_per_frame},
+        {"max_strain", summary.max_strain}}},
+      {"frames", frames}};
   write_file_atomically(summary.stats_path, stats.dump(2) + "\n");
   return summary;
 }

@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <random>
 
-#include <glm/geometric.hpp>
 #include <gtest/gtest.h>
+#include <glm/geometric.hpp>
 
 #include "drape/cloth.h"
 #include "drape/colouring.h"
@@ -67,14 +67,17 @@ TEST(Colouring, RandomMeshesAreValid) {
     TriMesh m = grid(n, n);
     std::uniform_real_distribution<double> jitter(-0.2 / n, 0.2 / n);
     for (glm::dvec3& p : m.positions) p += glm::dvec3(jitter(rng), jitter(rng), jitter(rng));
-    std::uniform_int_distribution<unsigned> vertex(0, static_cast<unsigned>(m.positions.size() - 1));
+    std::uniform_int_distribution<unsigned> vertex(0,
+                                                   static_cast<unsigned>(m.positions.size() - 1));
     for (glm::uvec3& t : m.triangles) {
       if (rng() % 2) std::swap(t.x, t.z);
     }
-    for (int extra = 0; extra < n; ++extra) m.triangles.emplace_back(vertex(rng), vertex(rng), vertex(rng));
+    for (int extra = 0; extra < n; ++extra)
+      m.triangles.emplace_back(vertex(rng), vertex(rng), vertex(rng));
     const Topology t = build_topology(m.positions, m.triangles);
     const ClothColouring c = colour_cloth(t, m.positions.size());
-    EXPECT_TRUE(is_valid_colouring(c.stretch, {t.edge_v0.data(), t.edge_v1.data()}, t.edge_count()));
+    EXPECT_TRUE(
+        is_valid_colouring(c.stretch, {t.edge_v0.data(), t.edge_v1.data()}, t.edge_count()));
     EXPECT_TRUE(is_valid_colouring(
         c.bend, {t.bend_v1.data(), t.bend_v2.data(), t.bend_v3.data(), t.bend_v4.data()},
         t.bend_count()));
@@ -97,7 +100,8 @@ TEST(Colouring, InvalidColouringsAreDetected) {
 TEST(Colouring, RealGarmentsAreValidAndBalanced) {
   const std::string dir = std::string(DRAPE_SHARED_DATA) + "/garments/";
   if (!std::filesystem::exists(dir)) GTEST_SKIP() << dir << " is absent";
-  for (const char* name : {"dress_panels.obj", "dress_draped.obj", "skirt8k.obj", "table_cloth.obj"}) {
+  for (const char* name :
+       {"dress_panels.obj", "dress_draped.obj", "skirt8k.obj", "table_cloth.obj"}) {
     const TriMesh m = load_mesh(dir + name);
     const Topology t = build_topology(m.positions, m.triangles);
     expect_valid_and_balanced(t, m.positions.size(), name);
@@ -122,7 +126,8 @@ TEST(Kernels, FloatConstraintsMatchTheReference) {
     glm::vec3 f0, f1;
     ASSERT_TRUE(reference::distance_correction(p[0], w[0], p[2], w[2], rest, k, r0, r1));
     ASSERT_TRUE(kernels::distance_correction(glm::vec3(p[0]), 1.0f, glm::vec3(p[2]), 1.0f,
-                                             static_cast<float>(rest), static_cast<float>(k), f0, f1));
+                                             static_cast<float>(rest), static_cast<float>(k), f0,
+                                             f1));
     EXPECT_LT(glm::length(glm::dvec3(f0) - r0), 1e-5);
     EXPECT_LT(glm::length(glm::dvec3(f1) - r1), 1e-5);
 
@@ -224,10 +229,10 @@ TEST(Cpu, AgreesWithReference) {
   const double final_ref = edge_strain(cloth.topology, expected.back()).max;
   const double final_cpu = edge_strain(cloth.topology, got.back()).max;
   RecordProperty("max_vertex_difference_m", std::to_string(worst));
-  RecordProperty("final_max_strain", std::to_string(final_ref) + " reference, " +
-                                         std::to_string(final_cpu) + " cpu");
-  RecordProperty("peak_max_strain", std::to_string(peak_ref) + " reference, " +
-                                        std::to_string(peak_cpu) + " cpu");
+  RecordProperty("final_max_strain",
+                 std::to_string(final_ref) + " reference, " + std::to_string(final_cpu) + " cpu");
+  RecordProperty("peak_max_strain",
+                 std::to_string(peak_ref) + " reference, " + std::to_string(peak_cpu) + " cpu");
   EXPECT_LT(worst, 0.01);
   EXPECT_LE(final_cpu, 1.1 * final_ref);
   EXPECT_GT(max_travel, 0.3);

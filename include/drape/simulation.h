@@ -29,8 +29,7 @@ using FrameCallback = std::function<void(int, int, double)>;
 // 0..N and then the stats (to `stats_path`, or DIR/stats.json when empty). Input errors are
 // raised before the first file is written; stats.json is written last, so its presence marks a
 // run that finished.
-RunSummary run_simulation(const Scene& scene, const ClothModel& cloth,
-                          const SolverOptions& options, const std::string& stats_path,
-                          const FrameCallback& on_frame);
+RunSummary run_simulation(const Scene& scene, const ClothModel& cloth, const SolverOptions& options,
+                          const std::string& stats_path, const FrameCallback& on_frame);
 
 }  // namespace drape
