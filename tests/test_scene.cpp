@@ -54,7 +54,7 @@ TEST(Scene, DefaultsAndEveryKey) {
   const Scene d = parse_scene(cloth_with(""), "d.json");
   EXPECT_EQ(d.fps, 24);
   EXPECT_EQ(d.frames, 48);
-  EXPECT_EQ(d.solver.backend, "reference");
+  EXPECT_EQ(d.solver.backend, "cpu");
   EXPECT_EQ(d.gravity, glm::dvec3(0, -9.81, 0));
   EXPECT_EQ(d.output.formats, (std::vector<std::string>{"ply"}));
 }
