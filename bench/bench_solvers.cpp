@@ -1,8 +1,13 @@
-// Solver throughput on square grids: ms/frame (median of timed frames after a warm-up frame) and
-// constraint projections per second, with each backend's ratio to `reference` measured in the
-// same run; plus the time to load a 1M-triangle mesh. Results go to JSON.
+// Solver throughput on square grids: ms/frame (median of timed frames after a warm-up frame),
+// constraint projections per second and bytes of solver memory per vertex, for `reference`,
+// `cpu` on one thread and on all cores, and `cuda` when a device is present, each with its ratio
+// to `reference` measured in the same run; plus the time to load a 1M-triangle mesh. Results go
+// to JSON and a Markdown table on stdout.
 //
-//   bench_solvers [--sizes 32,64,128] [--frames 5] [--out bench/results/solvers.json]
+//   bench_solvers [--sizes 64,128,256,512] [--frames 5] [--reference-max 512]
+//                 [--out bench/results/solvers.json]
+// Grids above --reference-max skip `reference` and single-threaded `cpu` (too slow) and report
+// ratios to `cpu` on all cores instead.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -48,11 +53,19 @@ drape::Scene grid_scene(int n) {
 struct Measurement {
   double ms_per_frame = 0.0;
   double projections_per_second = 0.0;
+  double bytes_per_vertex = 0.0;
 };
 
-Measurement measure(const std::string& backend, const drape::ClothModel& cloth,
+struct Config {
+  std::string label, backend;
+  int threads = 1;
+};
+
+Measurement measure(const Config& config, const drape::ClothModel& cloth,
                     const drape::PhysicsParams& params, int frames) {
-  auto solver = drape::make_solver(backend, cloth, params);
+  drape::SolverOptions options;
+  options.threads = config.threads;
+  auto solver = drape::make_solver(config.backend, cloth, params, options);
   solver->step_frame();  // warm-up
   std::vector<double> ms;
   for (int f = 0; f < frames; ++f) {
@@ -63,6 +76,8 @@ Measurement measure(const std::string& backend, const drape::ClothModel& cloth,
   Measurement m;
   m.ms_per_frame = median(ms);
   m.projections_per_second = solver->projections_per_frame() / (m.ms_per_frame / 1000.0);
+  m.bytes_per_vertex =
+      static_cast<double>(solver->memory_bytes()) / static_cast<double>(cloth.mesh.positions.size());
   return m;
 }
 
@@ -105,8 +120,8 @@ std::vector<int> parse_sizes(const std::string& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<int> sizes{32, 64, 128};
-  int frames = 5;
+  std::vector<int> sizes{64, 128, 256, 512};
+  int frames = 5, reference_max = 512;
   std::string out_path = "bench/results/solvers.json";
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
@@ -114,6 +129,8 @@ int main(int argc, char** argv) {
       sizes = parse_sizes(argv[i + 1]);
     } else if (flag == "--frames") {
       frames = std::max(1, std::atoi(argv[i + 1]));
+    } else if (flag == "--reference-max") {
+      reference_max = std::atoi(argv[i + 1]);
     } else if (flag == "--out") {
       out_path = argv[i + 1];
     } else {
@@ -121,34 +138,55 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  const std::vector<std::string> backends = drape::known_backends();
+  const int cores = drape::default_thread_count();
+  std::vector<Config> configs{{"reference", "reference", 1},
+                              {"cpu 1 thread", "cpu", 1},
+                              {"cpu " + std::to_string(cores) + " threads", "cpu", cores}};
+  const bool have_cuda = drape::cuda_device_count() > 0;
+  if (have_cuda) configs.push_back({"cuda", "cuda", 1});
+  const std::string device = drape::cuda_device_description();
+  std::printf("cuda device: %s; host threads: %d\n\n", device.c_str(), cores);
+  std::printf("| grid | vertices | backend | ms/frame | projections/s | bytes/vertex | speed-up |\n");
+  std::printf("|---|---|---|---|---|---|---|\n");
   nlohmann::json runs = nlohmann::json::array();
-  std::printf("%-8s %-10s %12s %16s %10s\n", "grid", "backend", "ms/frame", "projections/s",
-              "vs ref");
   for (int n : sizes) {
     const drape::Scene scene = grid_scene(n);
     const drape::ClothModel cloth = drape::build_cloth(scene);
     const drape::PhysicsParams params = drape::physics_params(scene);
-    double reference_ms = 0.0;
-    for (const std::string& backend : backends) {
-      const Measurement m = measure(backend, cloth, params, frames);
-      if (backend == "reference") reference_ms = m.ms_per_frame;
-      const double speedup = reference_ms > 0 ? reference_ms / m.ms_per_frame : 0.0;
-      std::printf("%4dx%-4d %-10s %12.2f %16.3e %9.2fx\n", n, n, backend.c_str(), m.ms_per_frame,
-                  m.projections_per_second, speedup);
+    const bool with_reference = n <= reference_max;
+    double baseline_ms = 0.0;
+    std::string baseline;
+    for (const Config& config : configs) {
+      if (config.threads == 1 && config.backend != "cuda" && !with_reference) continue;
+      const Measurement m = measure(config, cloth, params, frames);
+      if (baseline.empty()) {
+        baseline = config.label;
+        baseline_ms = m.ms_per_frame;
+      }
+      const double speedup = baseline_ms / m.ms_per_frame;
+      std::printf("| %d² | %zu | %s | %.2f | %.3g | %.0f | %.2fx vs %s |\n", n,
+                  cloth.mesh.positions.size(), config.label.c_str(), m.ms_per_frame,
+                  m.projections_per_second, m.bytes_per_vertex, speedup, baseline.c_str());
+      std::fflush(stdout);
       runs.push_back({{"grid", n},
                       {"vertices", cloth.mesh.positions.size()},
-                      {"backend", backend},
-                      {"threads", 1},
+                      {"backend", config.backend},
+                      {"threads", config.threads},
+                      {"device", config.backend == "cuda" ? device : "host"},
                       {"substeps", params.substeps},
                       {"iterations", params.iterations},
                       {"ms_per_frame", m.ms_per_frame},
                       {"projections_per_second", m.projections_per_second},
-                      {"speedup_vs_reference", speedup}});
+                      {"bytes_per_vertex", m.bytes_per_vertex},
+                      {"speedup", speedup},
+                      {"speedup_baseline", baseline}});
     }
   }
-  const nlohmann::json result = {
-      {"frames_timed", frames}, {"runs", runs}, {"mesh_load", mesh_load_benchmark()}};
+  std::printf("\n");
+  const nlohmann::json result = {{"frames_timed", frames},
+                                 {"cuda_device", device},
+                                 {"runs", runs},
+                                 {"mesh_load", mesh_load_benchmark()}};
   const std::filesystem::path parent = std::filesystem::path(out_path).parent_path();
   if (!parent.empty()) std::filesystem::create_directories(parent);
   drape::write_file_atomically(out_path, result.dump(2) + "\n");

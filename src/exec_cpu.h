@@ -27,7 +27,7 @@ struct CpuExec {
   template <class F>
   void for_each(std::uint32_t begin, std::uint32_t end, F f) const {
     const std::int64_t b = begin, e = end;
-#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1 && e - b >= 2048)
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1 && e - b >= 256)
     for (std::int64_t i = b; i < e; ++i) f(static_cast<std::uint32_t>(i));
   }
 

@@ -10,6 +10,7 @@
 
 #include "drape/cache.h"
 #include "drape/mesh.h"
+#include "drape/solver.h"
 #include "test_util.h"
 
 namespace drape {
@@ -99,6 +100,28 @@ TEST(Cli, FlagsOverrideTheScene) {
   EXPECT_FALSE(fs::exists(dir.file("out")));
 }
 
+TEST(Cli, CpuOutputIsIdenticalForAnyThreadCount) {
+  testing::TempDir dir;
+  dir.write("scene.json", kSmallScene);
+  ASSERT_EQ(run_drape(dir, "simulate scene.json -o one --threads 1 --backend cpu --quiet").code, 0);
+  ASSERT_EQ(run_drape(dir, "simulate scene.json -o two --threads 2 --backend cpu --quiet").code, 0);
+  for (int frame = 0; frame <= 3; ++frame) {
+    EXPECT_EQ(slurp(frame_path(dir.file("one"), "sheet", frame, "ply")),
+              slurp(frame_path(dir.file("two"), "sheet", frame, "ply")));
+  }
+}
+
+TEST(Cli, CudaWithoutADeviceIsARuntimeError) {
+  if (cuda_device_count() > 0) GTEST_SKIP() << "a CUDA device is present";
+  testing::TempDir dir;
+  dir.write("scene.json", kSmallScene);
+  const Result r = run_drape(dir, "simulate scene.json --backend cuda");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.err.rfind("drape: error: the cuda backend ", 0), 0u) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(count_files(dir.file("out")), 0u);
+}
+
 TEST(Cli, HelpVersionInfo) {
   testing::TempDir dir;
   Result r = run_drape(dir, "--help");
@@ -116,6 +139,7 @@ TEST(Cli, HelpVersionInfo) {
   r = run_drape(dir, "info scene.json");
   EXPECT_EQ(r.code, 0);
   EXPECT_NE(r.out.find("pinned vertices     2"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("stretch colours"), std::string::npos) << r.out;
 }
 
 TEST(Cli, WarnsAboutPolygonsAndDegenerateTriangles) {

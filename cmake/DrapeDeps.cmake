@@ -1,0 +1,17 @@
+# Header-only dependencies: from Debian's packages, or from DRAPE_DEPS_DIR, a folder that
+# bench/gpu_check.sh fills from this machine's packages for a GPU machine that has none.
+set(DRAPE_DEPS_DIR "" CACHE PATH "Bundled dependencies (include/glm, include/nlohmann, googletest)")
+if(DRAPE_DEPS_DIR)
+  foreach(dep glm nlohmann)
+    if(NOT EXISTS ${DRAPE_DEPS_DIR}/include/${dep})
+      message(FATAL_ERROR "DRAPE_DEPS_DIR=${DRAPE_DEPS_DIR} lacks include/${dep}")
+    endif()
+  endforeach()
+  add_library(glm::glm INTERFACE IMPORTED)
+  target_include_directories(glm::glm INTERFACE ${DRAPE_DEPS_DIR}/include)
+  add_library(nlohmann_json::nlohmann_json INTERFACE IMPORTED)
+  target_include_directories(nlohmann_json::nlohmann_json INTERFACE ${DRAPE_DEPS_DIR}/include)
+else()
+  find_package(glm REQUIRED)
+  find_package(nlohmann_json 3.10 REQUIRED)
+endif()
