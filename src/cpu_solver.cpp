@@ -11,10 +11,10 @@ int default_thread_count() {
 }
 
 std::unique_ptr<Solver> make_cpu_solver(const ClothModel& cloth, const PhysicsParams& params,
-                                        int threads) {
+                                        int threads, const std::vector<Collider>& colliders) {
   exec::CpuExec exec;
   exec.threads = threads > 0 ? threads : default_thread_count();
-  return std::make_unique<ParallelSolver<exec::CpuExec>>(cloth, params, exec);
+  return std::make_unique<ParallelSolver<exec::CpuExec>>(cloth, params, colliders, exec);
 }
 
 }  // namespace drape

@@ -4,7 +4,8 @@
 
 namespace drape {
 
-std::unique_ptr<Solver> make_cuda_solver(const ClothModel&, const PhysicsParams&) {
+std::unique_ptr<Solver> make_cuda_solver(const ClothModel&, const PhysicsParams&,
+                                         const std::vector<Collider>&) {
   throw RuntimeError(
       "the cuda backend is not available: this drape was built without a CUDA compiler");
 }

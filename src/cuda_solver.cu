@@ -25,12 +25,14 @@ std::string cuda_device_description() {
          std::to_string(prop.minor) + ")";
 }
 
-std::unique_ptr<Solver> make_cuda_solver(const ClothModel& cloth, const PhysicsParams& params) {
+std::unique_ptr<Solver> make_cuda_solver(const ClothModel& cloth, const PhysicsParams& params,
+                                         const std::vector<Collider>& colliders) {
   if (cuda_device_count() == 0) {
     throw RuntimeError("the cuda backend needs an NVIDIA GPU, and there is none: " +
                        cuda_device_description());
   }
-  return std::make_unique<ParallelSolver<exec::CudaExec>>(cloth, params, exec::CudaExec{});
+  return std::make_unique<ParallelSolver<exec::CudaExec>>(cloth, params, colliders,
+                                                          exec::CudaExec{});
 }
 
 }  // namespace drape

@@ -34,6 +34,11 @@ struct CudaExec {
     Buffer() = default;
     Buffer(const Buffer&) = delete;
     Buffer& operator=(const Buffer&) = delete;
+    Buffer(Buffer&& other) noexcept : m_data(other.m_data), m_size(other.m_size) {
+      other.m_data = nullptr;
+      other.m_size = 0;
+    }
+    Buffer& operator=(Buffer&&) = delete;
     ~Buffer() {
       if (m_data != nullptr) cudaFree(m_data);
     }

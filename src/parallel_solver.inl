@@ -7,7 +7,9 @@
 
 #include "drape/colouring.h"
 #include "drape/solver.h"
+#include "collider_view.h"
 #include "kernels/bend.h"
+#include "kernels/collider.h"
 #include "kernels/distance.h"
 #include "kernels/integrate.h"
 
@@ -20,9 +22,11 @@ class ParallelSolver final : public Solver {
   using Buffer = typename Exec::template Buffer<T>;
 
  public:
-  ParallelSolver(const ClothModel& cloth, const PhysicsParams& params, Exec exec)
+  ParallelSolver(const ClothModel& cloth, const PhysicsParams& params,
+                 const std::vector<Collider>& colliders, Exec exec)
       : m_exec(exec),
         m_params(params),
+        m_colliders(colliders),
         m_vertices(static_cast<std::uint32_t>(cloth.mesh.positions.size())),
         m_projections(
             static_cast<double>(cloth.topology.edge_count() + 2 * cloth.topology.bend_count()) *
@@ -52,6 +56,11 @@ class ParallelSolver final : public Solver {
     m_v.upload(std::vector<glm::vec3>(m_vertices, glm::vec3(0.0f)));
     m_w.upload(std::vector<float>(cloth.inv_mass.begin(), cloth.inv_mass.end()));
 
+    // Level sets go to the backend's memory once; analytic colliders need nothing there.
+    m_grids.resize(m_colliders.size());
+    for (std::size_t c = 0; c < m_colliders.size(); ++c) {
+      if (m_colliders[c].grid) m_grids[c].upload(m_colliders[c].grid->blocks());
+    }
     m_k_stretch = static_cast<float>(scaled_stiffness(params.stretch, params.iterations));
     m_k_shear = static_cast<float>(scaled_stiffness(params.shear, params.iterations));
     m_k_bend = static_cast<float>(scaled_stiffness(params.bend, params.iterations));
@@ -86,6 +95,8 @@ class ParallelSolver final : public Solver {
     const kernels::DistanceView shear{m_shear_v0.data(), m_shear_v1.data(), m_shear_rest.data()};
     const kernels::BendView bend{m_bend_v1.data(), m_bend_v2.data(), m_bend_v3.data(),
                                  m_bend_v4.data(), m_bend_rest.data()};
+    const kernels::ColliderView* colliders = upload_collider_views();
+    const auto collider_count = static_cast<std::uint32_t>(m_colliders.size());
     for (int it = 0; it < m_params.iterations; ++it) {
       project_distance_colours(m_stretch_offsets, s, stretch, m_k_stretch);
       const float k_bend = m_k_bend;
@@ -95,7 +106,14 @@ class ParallelSolver final : public Solver {
         });
       }
       project_distance_colours(m_shear_offsets, s, shear, m_k_shear);
+      if (collider_count > 0) {
+        m_exec.for_each(0, m_vertices, [=] DRAPE_HD(std::uint32_t i) {
+          if (s.w[i] == 0.0f) return;
+          for (std::uint32_t c = 0; c < collider_count; ++c) kernels::collide(colliders[c], s.p[i], s.x[i]);
+        });
+      }
     }
+    ++m_substeps_done;
     m_exec.for_each(0, m_vertices,
                     [=] DRAPE_HD(std::uint32_t i) { kernels::update_velocity(i, s, dt); });
   }
@@ -107,6 +125,20 @@ class ParallelSolver final : public Solver {
         kernels::project_distance(k, s, c, k_prime);
       });
     }
+  }
+
+  // This substep's collider placements, in the backend's memory.
+  const kernels::ColliderView* upload_collider_views() {
+    if (m_colliders.empty()) return nullptr;
+    const double dt = m_params.dt();
+    const double t_before = static_cast<double>(m_substeps_done) * dt;
+    std::vector<kernels::ColliderView> views;
+    for (std::size_t c = 0; c < m_colliders.size(); ++c) {
+      views.push_back(make_view(m_colliders[c], t_before, t_before + dt,
+                                m_colliders[c].grid ? m_grids[c].data() : nullptr));
+    }
+    m_collider_views.upload(views);
+    return m_collider_views.data();
   }
 
  private:
@@ -130,6 +162,7 @@ class ParallelSolver final : public Solver {
 
   Exec m_exec;
   PhysicsParams m_params;
+  std::vector<Collider> m_colliders;
   std::uint32_t m_vertices;
   double m_projections;
   float m_k_stretch = 0, m_k_shear = 0, m_k_bend = 0;
@@ -139,6 +172,9 @@ class ParallelSolver final : public Solver {
   Buffer<std::uint32_t> m_stretch_v0, m_stretch_v1, m_shear_v0, m_shear_v1;
   Buffer<std::uint32_t> m_bend_v1, m_bend_v2, m_bend_v3, m_bend_v4;
   Buffer<float> m_stretch_rest, m_shear_rest, m_bend_rest;
+  std::vector<Buffer<SdfGrid::Block>> m_grids;
+  Buffer<kernels::ColliderView> m_collider_views;
+  long long m_substeps_done = 0;
 };
 
 }  // namespace

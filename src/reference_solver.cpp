@@ -5,6 +5,7 @@
 #include "drape/error.h"
 #include "drape/reference_constraints.h"
 #include "drape/solver.h"
+#include "collider_view.h"
 
 namespace drape {
 
@@ -30,8 +31,10 @@ namespace {
 
 class ReferenceSolver final : public Solver {
  public:
-  ReferenceSolver(const ClothModel& cloth, const PhysicsParams& params)
+  ReferenceSolver(const ClothModel& cloth, const PhysicsParams& params,
+                  const std::vector<Collider>& colliders)
       : m_topo(cloth.topology),
+        m_colliders(colliders),
         m_params(params),
         m_x(cloth.mesh.positions),
         m_p(cloth.mesh.positions),
@@ -62,14 +65,29 @@ class ReferenceSolver final : public Solver {
       m_v[i] *= m_params.damping;
       m_p[i] = m_x[i] + dt * m_v[i];
     }
+    const double t_before = static_cast<double>(m_substeps_done) * dt;
+    m_views.clear();
+    for (const Collider& c : m_colliders) {
+      m_views.push_back(make_view(c, t_before, t_before + dt, c.grid ? c.grid->data() : nullptr));
+    }
     for (int it = 0; it < m_params.iterations; ++it) {
       project_stretch();
       project_bend();
       project_shear();
+      project_obstacles();
     }
     for (std::size_t i = 0; i < m_x.size(); ++i) {
       m_v[i] = (m_p[i] - m_x[i]) / dt;
       m_x[i] = m_p[i];
+    }
+    ++m_substeps_done;
+  }
+
+  void project_obstacles() {
+    if (m_views.empty()) return;
+    for (std::size_t i = 0; i < m_x.size(); ++i) {
+      if (m_w[i] == 0.0) continue;
+      for (const kernels::ColliderView& view : m_views) kernels::collide(view, m_p[i], m_x[i]);
     }
   }
 
@@ -108,6 +126,9 @@ class ReferenceSolver final : public Solver {
   }
 
   Topology m_topo;
+  std::vector<Collider> m_colliders;
+  std::vector<kernels::ColliderView> m_views;
+  long long m_substeps_done = 0;
   PhysicsParams m_params;
   std::vector<glm::dvec3> m_x, m_p, m_v;
   std::vector<double> m_w;
@@ -116,9 +137,9 @@ class ReferenceSolver final : public Solver {
 
 }  // namespace
 
-std::unique_ptr<Solver> make_reference_solver(const ClothModel& cloth,
-                                              const PhysicsParams& params) {
-  return std::make_unique<ReferenceSolver>(cloth, params);
+std::unique_ptr<Solver> make_reference_solver(const ClothModel& cloth, const PhysicsParams& params,
+                                              const std::vector<Collider>& colliders) {
+  return std::make_unique<ReferenceSolver>(cloth, params, colliders);
 }
 
 }  // namespace drape

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <set>
 
+#include <glm/geometric.hpp>
+
 #include <nlohmann/json.hpp>
 
 #include "drape/error.h"
@@ -42,8 +44,9 @@ class ObjectReader {
   }
 
   std::string join(const std::string& key) const {
-    return m_path.empty() ? key : m_path + "." + key;
+    return m_path.empty() ? key : m_path + (key.rfind("[", 0) == 0 ? "" : ".") + key;
   }
+  const std::string& file() const { return m_file; }
 
   void allow_only(std::initializer_list<const char*> keys) const {
     for (const auto& item : m_json.items()) {
@@ -193,6 +196,8 @@ PinDesc read_pins(const ObjectReader& cloth) {
   return pins;
 }
 
+Transform read_transform(const ObjectReader& t);
+
 ClothDesc read_cloth(const ObjectReader& r, const std::string& file) {
   r.allow_only({"mesh", "transform", "pins", "stretch", "shear", "bend", "damping", "thickness",
                 "friction", "self_collision"});
@@ -209,13 +214,7 @@ ClothDesc read_cloth(const ObjectReader& r, const std::string& file) {
     if (!m.has("grid")) m.fail("must be a file path or {\"grid\": {...}}");
     c.grid = read_grid(m.object("grid"));
   }
-  if (r.has("transform")) {
-    const ObjectReader t = r.object("transform");
-    t.allow_only({"scale", "rotate_deg", "translate"});
-    c.transform.scale = t.number("scale", 1.0, 1e-9, kHuge);
-    c.transform.rotate_deg = t.vec3("rotate_deg", {});
-    c.transform.translate = t.vec3("translate", {});
-  }
+  if (r.has("transform")) c.transform = read_transform(r.object("transform"));
   if (r.has("pins")) c.pins = read_pins(r);
   c.stretch = r.number("stretch", c.stretch, 0.0, 1.0);
   c.shear = r.number("shear", c.shear, 0.0, 1.0);
@@ -225,6 +224,86 @@ ClothDesc read_cloth(const ObjectReader& r, const std::string& file) {
   c.friction = r.number("friction", c.friction, 0.0, 1.0);
   c.self_collision = r.boolean("self_collision", c.self_collision);
   if (c.self_collision) r.fail("self-collision is not available in this build", "self_collision");
+  return c;
+}
+
+Transform read_transform(const ObjectReader& t) {
+  t.allow_only({"scale", "rotate_deg", "translate"});
+  Transform out;
+  out.scale = t.number("scale", 1.0, 1e-9, kHuge);
+  out.rotate_deg = t.vec3("rotate_deg", {});
+  out.translate = t.vec3("translate", {});
+  return out;
+}
+
+std::vector<MotionKey> read_motion(const ObjectReader& r) {
+  const json& m = r.at("motion");
+  if (!m.is_array() || m.empty()) r.fail("must be a non-empty list of keys", "motion");
+  std::vector<MotionKey> keys;
+  for (std::size_t i = 0; i < m.size(); ++i) {
+    const ObjectReader k = ObjectReader(m[i], r.join("motion[" + std::to_string(i) + "]"), r.file());
+    k.allow_only({"time", "translate", "rotate_deg"});
+    if (!k.has("time")) k.fail("missing key", "time");
+    MotionKey key;
+    key.time = k.number("time", 0.0, -kHuge, kHuge);
+    key.translate = k.vec3("translate", {});
+    key.rotate_deg = k.vec3("rotate_deg", {});
+    if (!keys.empty() && key.time <= keys.back().time) k.fail("keys must be in increasing time", "time");
+    keys.push_back(key);
+  }
+  return keys;
+}
+
+ColliderDesc read_collider(const ObjectReader& r, const std::string& key, const std::string& file) {
+  r.allow_only({"sphere", "box", "plane", "mesh", "vdb", "nvdb", "voxel_size", "band", "grid",
+                "friction", "restitution", "thickness", "transform", "motion"});
+  ColliderDesc c;
+  c.key = key;
+  int shapes = 0;
+  for (const char* shape : {"sphere", "box", "plane", "mesh", "vdb", "nvdb"}) shapes += r.has(shape);
+  if (shapes != 1) r.fail("needs exactly one of sphere, box, plane, mesh, vdb, nvdb");
+  if (r.has("sphere")) {
+    const ObjectReader o = r.object("sphere");
+    o.allow_only({"center", "radius"});
+    c.shape = ColliderDesc::Shape::sphere;
+    c.a = o.vec3("center", {});
+    if (!o.has("radius")) o.fail("missing key", "radius");
+    c.radius = o.number("radius", 0.0, 1e-9, kHuge);
+  } else if (r.has("box")) {
+    const ObjectReader o = r.object("box");
+    o.allow_only({"min", "max"});
+    if (!o.has("min") || !o.has("max")) o.fail("needs min and max");
+    c.shape = ColliderDesc::Shape::box;
+    c.a = o.vec3("min", {});
+    c.b = o.vec3("max", {});
+    if (!(c.a.x < c.b.x && c.a.y < c.b.y && c.a.z < c.b.z)) o.fail("min must be below max on every axis");
+  } else if (r.has("plane")) {
+    const ObjectReader o = r.object("plane");
+    o.allow_only({"point", "normal"});
+    c.shape = ColliderDesc::Shape::plane;
+    c.a = o.vec3("point", {});
+    c.b = o.vec3("normal", {0, 1, 0});
+    if (!(glm::dot(c.b, c.b) > 1e-12)) o.fail("must not be zero", "normal");
+  } else {
+    const char* shape = r.has("mesh") ? "mesh" : (r.has("vdb") ? "vdb" : "nvdb");
+    c.shape = r.has("mesh") ? ColliderDesc::Shape::mesh
+                            : (r.has("vdb") ? ColliderDesc::Shape::vdb : ColliderDesc::Shape::nvdb);
+    const std::string p = r.string(shape, "");
+    if (p.empty()) r.fail("must be a file path", shape);
+    c.path = p[0] == '/' ? p : folder_of(file) + p;
+  }
+  if (c.shape != ColliderDesc::Shape::mesh && (r.has("voxel_size") || r.has("band"))) {
+    r.fail("voxel_size and band apply to mesh colliders only");
+  }
+  if (c.shape != ColliderDesc::Shape::vdb && r.has("grid")) r.fail("applies to vdb colliders only", "grid");
+  c.voxel_size = r.number("voxel_size", c.voxel_size, 1e-5, 10.0);
+  c.band = r.integer("band", c.band, 1, 100);
+  c.grid_name = r.string("grid", "");
+  c.friction = r.number("friction", c.friction, 0.0, 1.0);
+  c.restitution = r.number("restitution", c.restitution, 0.0, 1.0);
+  c.thickness = r.number("thickness", c.thickness, 0.0, kHuge);
+  if (r.has("transform")) c.transform = read_transform(r.object("transform"));
+  if (r.has("motion")) c.motion = read_motion(r);
   return c;
 }
 
@@ -275,7 +354,10 @@ Scene parse_scene(const std::string& text, const std::string& path) {
   if (r.has("colliders")) {
     const json& c = r.at("colliders");
     if (!c.is_array()) r.fail("must be a list", "colliders");
-    if (!c.empty()) r.fail("colliders are not available in this build", "colliders");
+    for (std::size_t i = 0; i < c.size(); ++i) {
+      const std::string key = "colliders[" + std::to_string(i) + "]";
+      s.colliders.push_back(read_collider(ObjectReader(c[i], key, path), key, path));
+    }
   }
   if (r.has("output")) {
     const ObjectReader out = r.object("output");

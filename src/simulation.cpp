@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "drape/cache.h"
+#include "collider_view.h"
 #include "drape/error.h"
 #include "drape/solver.h"
 
@@ -62,6 +63,7 @@ nlohmann::json settings_json(const Scene& scene, const ClothModel& cloth, int th
           {"stretch_constraints", cloth.topology.edge_count()},
           {"bend_constraints", cloth.topology.bend_count()},
           {"shear_constraints", cloth.topology.bend_count()},
+          {"colliders", scene.colliders.size()},
           {"formats", scene.output.formats}};
 }
 
@@ -69,8 +71,9 @@ nlohmann::json settings_json(const Scene& scene, const ClothModel& cloth, int th
 
 RunSummary run_simulation(const Scene& scene, const ClothModel& cloth, const SolverOptions& options,
                           const std::string& stats_path, const FrameCallback& on_frame) {
+  const std::vector<Collider> colliders = build_colliders(scene);
   std::unique_ptr<Solver> solver =
-      make_solver(scene.solver.backend, cloth, physics_params(scene), options);
+      make_solver(scene.solver.backend, cloth, physics_params(scene), options, colliders);
 
   RunSummary summary;
   summary.vertices = cloth.mesh.positions.size();
@@ -88,10 +91,16 @@ RunSummary run_simulation(const Scene& scene, const ClothModel& cloth, const Sol
   std::vector<glm::dvec3> positions = cloth.mesh.positions;
   const auto record = [&](int frame, double ms) {
     const StrainStats strain = edge_strain(cloth.topology, positions);
+    const std::size_t inside = count_penetrations(colliders, positions, frame / scene.fps);
     summary.max_strain = std::max(summary.max_strain, strain.max);
-    frames.push_back(
-        {{"frame", frame}, {"max_strain", strain.max}, {"mean_strain", strain.mean}, {"ms", ms}});
+    summary.max_penetrations = std::max(summary.max_penetrations, inside);
+    frames.push_back({{"frame", frame},
+                      {"max_strain", strain.max},
+                      {"mean_strain", strain.mean},
+                      {"penetrations", inside},
+                      {"ms", ms}});
   };
+
   write_frame(scene, 0, positions, cloth.mesh.triangles);
   record(0, 0.0);
 
@@ -116,7 +125,8 @@ RunSummary run_simulation(const Scene& scene, const ClothModel& cloth, const Sol
        {{"frames", summary.frames},
         {"wall_seconds", summary.wall_seconds},
         {"ms_per_frame", summary.ms_per_frame},
-        {"max_strain", summary.max_strain}}},
+        {"max_strain", summary.max_strain},
+        {"max_penetrations", summary.max_penetrations}}},
       {"frames", frames}};
   write_file_atomically(summary.stats_path, stats.dump(2) + "\n");
   return summary;

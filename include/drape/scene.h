@@ -37,8 +37,30 @@ struct ClothDesc {
   Transform transform;
   PinDesc pins;
   double stretch = 1.0, shear = 1.0, bend = 0.1, damping = 0.99;
-  double thickness = 0.005, friction = 0.3;  // used by collisions
+  double thickness = 0.005, friction = 0.3;  // used by self-collision
   bool self_collision = false;
+};
+
+// A rigid keyframe of a collider's motion: applied on top of its static transform.
+struct MotionKey {
+  double time = 0.0;  // seconds
+  glm::dvec3 translate{0.0};
+  glm::dvec3 rotate_deg{0.0};  // about X, then Y, then Z
+};
+
+struct ColliderDesc {
+  enum class Shape { sphere, box, plane, mesh, vdb, nvdb };
+  Shape shape = Shape::sphere;
+  glm::dvec3 a{0.0}, b{0.0};  // sphere: center a; box: min a, max b; plane: point a, normal b
+  double radius = 0.0;
+  std::string path;       // mesh, vdb, nvdb: resolved against the scene file's folder
+  std::string grid_name;  // vdb: the grid to read (default: the first level set)
+  double voxel_size = 0.005;  // mesh: SDF voxel size, metres
+  int band = 3;               // mesh: narrow band, voxels on each side
+  double friction = 0.5, restitution = 0.0, thickness = 0.005;
+  Transform transform;
+  std::vector<MotionKey> motion;  // sorted by time; empty = static
+  std::string key;                // "colliders[i]", for messages
 };
 
 struct SolverDesc {
@@ -60,6 +82,7 @@ struct Scene {
   glm::dvec3 gravity{0.0, -9.81, 0.0};
   glm::dvec3 wind{0.0};  // a uniform acceleration added to gravity, m/s^2
   ClothDesc cloth;
+  std::vector<ColliderDesc> colliders;
   OutputDesc output;
 };
 

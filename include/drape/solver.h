@@ -8,6 +8,7 @@
 #include <glm/vec3.hpp>
 
 #include "drape/cloth.h"
+#include "drape/collider.h"
 
 namespace drape {
 
@@ -44,16 +45,20 @@ struct SolverOptions {
 };
 
 // The serial double-precision solver that follows the spec's loop exactly.
-std::unique_ptr<Solver> make_reference_solver(const ClothModel& cloth, const PhysicsParams& params);
+// Every backend takes the colliders of the scene (copied; their SDFs are shared) and projects them
+// after shear in each iteration, as the spec does.
+std::unique_ptr<Solver> make_reference_solver(const ClothModel& cloth, const PhysicsParams& params,
+                                              const std::vector<Collider>& colliders = {});
 
 // The graph-coloured float32 solver on host threads.
 std::unique_ptr<Solver> make_cpu_solver(const ClothModel& cloth, const PhysicsParams& params,
-                                        int threads);
+                                        int threads, const std::vector<Collider>& colliders = {});
 int default_thread_count();
 
 // The same coloured solver on an NVIDIA GPU. Throws RuntimeError when this build has no CUDA
 // backend or no device is present.
-std::unique_ptr<Solver> make_cuda_solver(const ClothModel& cloth, const PhysicsParams& params);
+std::unique_ptr<Solver> make_cuda_solver(const ClothModel& cloth, const PhysicsParams& params,
+                                         const std::vector<Collider>& colliders = {});
 // Number of usable CUDA devices; 0 without CUDA, a driver or a device.
 int cuda_device_count();
 // "NAME (sm_XY)" of device 0, or why there is none.
@@ -61,6 +66,7 @@ std::string cuda_device_description();
 
 // Throws InputError for an unknown backend name.
 std::unique_ptr<Solver> make_solver(const std::string& backend, const ClothModel& cloth,
-                                    const PhysicsParams& params, const SolverOptions& options = {});
+                                    const PhysicsParams& params, const SolverOptions& options = {},
+                                    const std::vector<Collider>& colliders = {});
 
 }  // namespace drape

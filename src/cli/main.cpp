@@ -2,6 +2,7 @@
 // (0 success, 2 bad input, 1 runtime failure).
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -10,6 +11,7 @@
 
 #include "cli/progress.h"
 #include "drape/cloth.h"
+#include "drape/collider.h"
 #include "drape/colouring.h"
 #include "drape/error.h"
 #include "drape/scene.h"
@@ -25,6 +27,8 @@ constexpr const char* kUsage = R"(drape — a Position Based Dynamics cloth solv
 usage:
   drape simulate SCENE.json [-o DIR] [--backend reference|cpu|cuda] [--frames N]
                             [--threads N] [--format ply,obj] [--stats FILE] [--quiet]
+  drape sdf MESH -o OUT.nvdb [--voxel-size H] [--band N]
+                                 precompute a collider's signed distance field
   drape info MESH|SCENE.json     mesh and constraint statistics
   drape --help | --version
 
@@ -39,6 +43,10 @@ simulate options (each overrides the scene file):
   --format LIST      comma-separated cache formats: ply, obj
   --stats FILE       where to write stats.json (default DIR/stats.json)
   --quiet            no progress bar, no summary
+
+sdf options:
+  --voxel-size H     voxel edge in metres (default 0.005)
+  --band N           narrow band, voxels on each side of the surface (default 3)
 
 Caches are NAME.%04d.EXT for frames 0..N; exit codes: 0 ok, 2 bad input, 1 runtime failure.
 )";
@@ -161,10 +169,56 @@ int simulate(const std::vector<std::string>& args) {
   if (!a.quiet) {
     std::printf(
         "drape: simulated %d frames of %zu vertices / %zu triangles on the %s backend in %.2f s "
-        "(%.2f ms/frame); max edge strain %.4f; cache in %s, stats in %s\n",
+        "(%.2f ms/frame); max edge strain %.4f; at most %zu vertices inside a collider; cache in "
+        "%s, stats in %s\n",
         s.frames, s.vertices, s.triangles, scene.solver.backend.c_str(), s.wall_seconds,
-        s.ms_per_frame, s.max_strain, s.output_dir.c_str(), s.stats_path.c_str());
+        s.ms_per_frame, s.max_strain, s.max_penetrations, s.output_dir.c_str(),
+        s.stats_path.c_str());
   }
+  return 0;
+}
+
+int sdf(const std::vector<std::string>& args) {
+  std::string mesh_path, out_path;
+  double voxel = 0.005;
+  std::int64_t band = 3;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    const auto value = [&]() -> const std::string& {
+      if (i + 1 >= args.size()) throw InputError(arg + ": needs a value");
+      return args[++i];
+    };
+    if (arg == "-o" || arg == "--output") {
+      out_path = value();
+    } else if (arg == "--voxel-size") {
+      const std::string& v = value();
+      if (!parse_double(v, voxel) || !(voxel >= 1e-5 && voxel <= 10.0)) {
+        throw InputError("--voxel-size: expected metres in [1e-5, 10], got '" + v + "'");
+      }
+    } else if (arg == "--band") {
+      const std::string& v = value();
+      if (!parse_int(v, band) || band < 1 || band > 100) {
+        throw InputError("--band: expected voxels in [1, 100], got '" + v + "'");
+      }
+    } else if (!arg.empty() && arg[0] == '-') {
+      throw InputError(arg + ": unknown option (see drape --help)");
+    } else if (mesh_path.empty()) {
+      mesh_path = arg;
+    } else {
+      throw InputError(arg + ": unexpected argument (one mesh per run)");
+    }
+  }
+  if (mesh_path.empty()) throw InputError("sdf: needs a mesh file (see drape --help)");
+  if (out_path.empty()) throw InputError("sdf: needs -o OUT.nvdb");
+  const TriMesh mesh = load_mesh(mesh_path);
+  const auto start = std::chrono::steady_clock::now();
+  const SdfGrid grid = build_mesh_sdf(mesh, voxel, static_cast<int>(band));
+  save_nvdb(grid, out_path);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("drape: wrote %s: level set of %s, voxel %g m, band %lld voxels, %.1f MB, %.2f s\n",
+              out_path.c_str(), mesh_path.c_str(), voxel, static_cast<long long>(band),
+              static_cast<double>(grid.size()) / 1e6, seconds);
   return 0;
 }
 
@@ -232,6 +286,7 @@ int run(int argc, char** argv) {
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (args[0] == "simulate") return simulate(rest);
   if (args[0] == "info") return info(rest);
+  if (args[0] == "sdf") return sdf(rest);
   throw InputError(args[0] + ": unknown command (see drape --help)");
 }
 

@@ -1,0 +1,74 @@
+// Colliders at run time: signed distance fields (analytic shapes or NanoVDB level sets) and their
+// placement over time.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <glm/mat3x3.hpp>
+#include <glm/vec3.hpp>
+
+#include "drape/mesh.h"
+#include "drape/scene.h"
+
+namespace drape {
+
+// A NanoVDB float level set held as its raw, position-independent buffer (32-byte aligned, as
+// NanoVDB requires), so it can be copied to a device as it is.
+class SdfGrid {
+ public:
+  struct alignas(32) Block {
+    unsigned char bytes[32];
+  };
+
+  // Takes a NanoVDB grid buffer; throws InputError naming `source` unless it holds a float
+  // level set.
+  SdfGrid(const void* data, std::size_t size, const std::string& source);
+
+  const void* data() const { return m_blocks.data(); }
+  std::size_t size() const { return m_size; }
+  const std::vector<Block>& blocks() const { return m_blocks; }
+  double voxel_size() const { return m_voxel_size; }
+  double background() const { return m_background; }  // narrow-band half width, world units
+  glm::dvec3 bbox_min() const { return m_bbox_min; }  // active voxels, local coordinates
+  glm::dvec3 bbox_max() const { return m_bbox_max; }
+  // Signed distance at a local point (background outside the band), for tests and tools.
+  double sample(const glm::dvec3& local) const;
+
+ private:
+  std::vector<Block> m_blocks;
+  std::size_t m_size = 0;
+  double m_voxel_size = 0.0, m_background = 0.0;
+  glm::dvec3 m_bbox_min{0.0}, m_bbox_max{0.0};
+};
+
+// Level sets from files and meshes. The OpenVDB-based ones throw RuntimeError in a build without
+// OpenVDB.
+SdfGrid load_nvdb(const std::string& path);
+void save_nvdb(const SdfGrid& grid, const std::string& path);  // atomically
+SdfGrid load_vdb(const std::string& path, const std::string& grid_name);
+// Mesh -> signed distance field (OpenVDB's mesh-to-volume), `band` voxels each side.
+SdfGrid build_mesh_sdf(const TriMesh& mesh, double voxel_size, int band);
+bool have_openvdb();
+
+struct ColliderPose {
+  glm::dmat3 rotation{1.0};
+  glm::dvec3 translation{0.0};
+  double scale = 1.0;
+};
+
+struct Collider {
+  ColliderDesc desc;
+  std::shared_ptr<const SdfGrid> grid;  // mesh, vdb, nvdb
+
+  // Static transform composed with the motion at time t (linear translation, slerped rotation,
+  // held before the first and after the last key).
+  ColliderPose pose_at(double t) const;
+};
+
+// Builds or loads every collider of a scene (SDFs are built once, here).
+std::vector<Collider> build_colliders(const Scene& scene);
+
+}  // namespace drape

@@ -1,0 +1,154 @@
+// Obstacle collisions (spec section 3, "Obstacle Collision"): signed distance fields, analytic or
+// NanoVDB level sets, and the push-out / friction / restitution response. Written once for float
+// (cpu, cuda) and double (reference) positions.
+//
+// Far and deep samples of a narrow-band level set: outside the band the sampler returns the
+// background value, which is "far" (no contact), never a surface. Deep inside, the level set is a
+// constant -background with zero gradient; there, and wherever the gradient vanishes inside, the
+// vertex goes back to where it started the substep (carried along with the collider), so it is
+// never left inside or pushed deeper.
+#pragma once
+
+#include <nanovdb/NanoVDB.h>
+#include <nanovdb/util/SampleFromVoxels.h>
+
+#include <glm/geometric.hpp>
+#include <glm/mat3x3.hpp>
+#include <glm/vec3.hpp>
+
+#include "kernels/hd.h"
+
+namespace drape::kernels {
+
+enum class Shape : int { sphere = 0, box = 1, plane = 2, grid = 3 };
+
+// A rigid placement with uniform scale: world = rotation * (scale * local) + translation.
+struct Pose {
+  glm::mat3 rotation{1.0f};
+  glm::vec3 translation{0.0f};
+  float scale = 1.0f;
+
+  template <class V>
+  DRAPE_HD V to_local(const V& world) const {
+    return (glm::transpose(glm::mat<3, 3, typename V::value_type>(rotation)) *
+            (world - V(translation))) /
+           static_cast<typename V::value_type>(scale);
+  }
+  template <class V>
+  DRAPE_HD V to_world(const V& local) const {
+    using T = typename V::value_type;
+    return glm::mat<3, 3, T>(rotation) * (static_cast<T>(scale) * local) + V(translation);
+  }
+};
+
+struct ColliderView {
+  Shape shape = Shape::sphere;
+  glm::vec3 a{0.0f}, b{0.0f};  // sphere: centre a; box: min a, max b; plane: point a, normal b
+  float radius = 0.0f;
+  const nanovdb::FloatGrid* grid = nullptr;  // Shape::grid: a level set in local coordinates
+  float friction = 0.0f, restitution = 0.0f, thickness = 0.0f;
+  Pose now, before;  // placement at the end and at the start of the current substep
+};
+
+// Signed distance and its (unnormalised) gradient at a local point, in local units. Returns false
+// for "far": outside a level set's narrow band.
+template <class V>
+DRAPE_HD bool signed_distance(const ColliderView& c, const V& p, typename V::value_type& phi,
+                              V& grad) {
+  using T = typename V::value_type;
+  switch (c.shape) {
+    case Shape::sphere: {
+      const V d = p - V(c.a);
+      const T len = glm::length(d);
+      phi = len - static_cast<T>(c.radius);
+      grad = len > T(0) ? d / len : V(T(0));
+      return true;
+    }
+    case Shape::box: {
+      const V centre = (V(c.a) + V(c.b)) * T(0.5), half = (V(c.b) - V(c.a)) * T(0.5);
+      const V rel = p - centre;
+      const V q = glm::abs(rel) - half;
+      const V sign(rel.x < T(0) ? T(-1) : T(1), rel.y < T(0) ? T(-1) : T(1),
+                   rel.z < T(0) ? T(-1) : T(1));
+      const V outside = glm::max(q, V(T(0)));
+      const T out_len = glm::length(outside);
+      if (out_len > T(0)) {
+        phi = out_len;
+        grad = outside * sign / out_len;
+        return true;
+      }
+      // Inside: the nearest face is along the axis of the largest (least negative) q.
+      const int axis = q.x >= q.y && q.x >= q.z ? 0 : (q.y >= q.z ? 1 : 2);
+      phi = q[axis];
+      grad = V(T(0));
+      grad[axis] = sign[axis];
+      return true;
+    }
+    case Shape::plane: {
+      const V n = glm::normalize(V(c.b));
+      phi = glm::dot(p - V(c.a), n);
+      grad = n;
+      return true;
+    }
+    case Shape::grid: {
+      const nanovdb::FloatGrid& g = *c.grid;
+      const nanovdb::Vec3f ijk = g.worldToIndexF(
+          nanovdb::Vec3f(static_cast<float>(p.x), static_cast<float>(p.y), static_cast<float>(p.z)));
+      auto acc = g.getAccessor();
+      const auto sampler = nanovdb::createSampler<1, decltype(acc), false>(acc);
+      const float value = sampler(ijk);
+      const float background = g.tree().background();
+      if (value >= background) return false;
+      const nanovdb::Vec3f gi = sampler.gradient(ijk);
+      const float inv_voxel = 1.0f / static_cast<float>(g.voxelSize()[0]);
+      phi = static_cast<T>(value);
+      grad = value <= -background ? V(T(0)) : V(gi[0], gi[1], gi[2]) * static_cast<T>(inv_voxel);
+      return true;
+    }
+  }
+  return false;
+}
+
+// Projects one vertex out of one collider (spec section 3): if phi < thickness, push along the
+// normalised gradient to the thickness, then take the displacement d since the start of the
+// substep, relative to the collider (x_start carried along by its motion), split it into
+// normal d_n and tangential d_t, and apply p -= friction d_t, p += restitution d_n.
+// Returns true when the vertex was in contact.
+template <class V>
+DRAPE_HD bool collide(const ColliderView& c, V& p, const V& x_start) {
+  using T = typename V::value_type;
+  T phi;
+  V grad;
+  if (!signed_distance(c, c.now.to_local(p), phi, grad)) return false;
+  phi *= static_cast<T>(c.now.scale);
+  const T thickness = static_cast<T>(c.thickness);
+  if (phi >= thickness) return false;
+  const V carried = c.now.to_world(c.before.to_local(x_start));
+  const T grad_len = glm::length(grad);
+  if (!(grad_len > T(1e-6))) {
+    if (phi < T(0)) p = carried;
+    return phi < T(0);
+  }
+  const V n = glm::mat<3, 3, T>(c.now.rotation) * (grad / grad_len);
+  p += (thickness - phi) * n;
+  const V d = p - carried;
+  const V d_n = glm::dot(d, n) * n;
+  const V d_t = d - d_n;
+  p -= d_t * static_cast<T>(c.friction);
+  p += d_n * static_cast<T>(c.restitution);
+  return true;
+}
+
+// The signed distance of a world point to a collider at its current placement, in world units;
+// `far` (a large positive value) outside a level set's band.
+template <class V>
+DRAPE_HD typename V::value_type world_distance(const ColliderView& c, const V& p,
+                                               typename V::value_type far) {
+  using T = typename V::value_type;
+  T phi;
+  V grad;
+  if (!signed_distance(c, c.now.to_local(p), phi, grad)) return far;
+  return phi * static_cast<T>(c.now.scale);
+}
+
+}  // namespace drape::kernels
