@@ -76,8 +76,8 @@ Measurement measure(const Config& config, const drape::ClothModel& cloth,
   Measurement m;
   m.ms_per_frame = median(ms);
   m.projections_per_second = solver->projections_per_frame() / (m.ms_per_frame / 1000.0);
-  m.bytes_per_vertex =
-      static_cast<double>(solver->memory_bytes()) / static_cast<double>(cloth.mesh.positions.size());
+  m.bytes_per_vertex = static_cast<double>(solver->memory_bytes()) /
+                       static_cast<double>(cloth.mesh.positions.size());
   return m;
 }
 
@@ -146,7 +146,8 @@ int main(int argc, char** argv) {
   if (have_cuda) configs.push_back({"cuda", "cuda", 1});
   const std::string device = drape::cuda_device_description();
   std::printf("cuda device: %s; host threads: %d\n\n", device.c_str(), cores);
-  std::printf("| grid | vertices | backend | ms/frame | projections/s | bytes/vertex | speed-up |\n");
+  std::printf(
+      "| grid | vertices | backend | ms/frame | projections/s | bytes/vertex | speed-up |\n");
   std::printf("|---|---|---|---|---|---|---|\n");
   nlohmann::json runs = nlohmann::json::array();
   for (int n : sizes) {

@@ -92,8 +92,8 @@ DRAPE_HD bool signed_distance(const ColliderView& c, const V& p, typename V::val
     }
     case Shape::grid: {
       const nanovdb::FloatGrid& g = *c.grid;
-      const nanovdb::Vec3f ijk = g.worldToIndexF(
-          nanovdb::Vec3f(static_cast<float>(p.x), static_cast<float>(p.y), static_cast<float>(p.z)));
+      const nanovdb::Vec3f ijk = g.worldToIndexF(nanovdb::Vec3f(
+          static_cast<float>(p.x), static_cast<float>(p.y), static_cast<float>(p.z)));
       auto acc = g.getAccessor();
       const auto sampler = nanovdb::createSampler<1, decltype(acc), false>(acc);
       const float value = sampler(ijk);

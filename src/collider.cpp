@@ -8,10 +8,10 @@
 #include <cstring>
 #include <fstream>
 
-#include <glm/gtc/quaternion.hpp>
 #include <nanovdb/NanoVDB.h>
 #include <nanovdb/util/IO.h>
 #include <nanovdb/util/SampleFromVoxels.h>
+#include <glm/gtc/quaternion.hpp>
 
 #include "drape/error.h"
 
@@ -46,9 +46,8 @@ double SdfGrid::sample(const glm::dvec3& local) const {
   const auto* grid = reinterpret_cast<const nanovdb::FloatGrid*>(m_blocks.data());
   auto acc = grid->getAccessor();
   const auto sampler = nanovdb::createSampler<1, decltype(acc), false>(acc);
-  return sampler(grid->worldToIndexF(nanovdb::Vec3f(static_cast<float>(local.x),
-                                                    static_cast<float>(local.y),
-                                                    static_cast<float>(local.z))));
+  return sampler(grid->worldToIndexF(nanovdb::Vec3f(
+      static_cast<float>(local.x), static_cast<float>(local.y), static_cast<float>(local.z))));
 }
 
 SdfGrid load_nvdb(const std::string& path) {

@@ -14,10 +14,14 @@ kernels::Pose to_pose(const ColliderPose& p) {
 
 kernels::Shape to_shape(ColliderDesc::Shape s) {
   switch (s) {
-    case ColliderDesc::Shape::sphere: return kernels::Shape::sphere;
-    case ColliderDesc::Shape::box: return kernels::Shape::box;
-    case ColliderDesc::Shape::plane: return kernels::Shape::plane;
-    default: return kernels::Shape::grid;
+    case ColliderDesc::Shape::sphere:
+      return kernels::Shape::sphere;
+    case ColliderDesc::Shape::box:
+      return kernels::Shape::box;
+    case ColliderDesc::Shape::plane:
+      return kernels::Shape::plane;
+    default:
+      return kernels::Shape::grid;
   }
 }
 

@@ -5,9 +5,9 @@
 #include <cmath>
 #include <vector>
 
+#include "collider_view.h"
 #include "drape/colouring.h"
 #include "drape/solver.h"
-#include "collider_view.h"
 #include "kernels/bend.h"
 #include "kernels/collider.h"
 #include "kernels/distance.h"
@@ -109,7 +109,8 @@ class ParallelSolver final : public Solver {
       if (collider_count > 0) {
         m_exec.for_each(0, m_vertices, [=] DRAPE_HD(std::uint32_t i) {
           if (s.w[i] == 0.0f) return;
-          for (std::uint32_t c = 0; c < collider_count; ++c) kernels::collide(colliders[c], s.p[i], s.x[i]);
+          for (std::uint32_t c = 0; c < collider_count; ++c)
+            kernels::collide(colliders[c], s.p[i], s.x[i]);
         });
       }
     }

@@ -2,10 +2,10 @@
 // spec's order. Every other backend is checked against it.
 #include <cmath>
 
+#include "collider_view.h"
 #include "drape/error.h"
 #include "drape/reference_constraints.h"
 #include "drape/solver.h"
-#include "collider_view.h"
 
 namespace drape {
 

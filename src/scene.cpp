@@ -241,14 +241,16 @@ std::vector<MotionKey> read_motion(const ObjectReader& r) {
   if (!m.is_array() || m.empty()) r.fail("must be a non-empty list of keys", "motion");
   std::vector<MotionKey> keys;
   for (std::size_t i = 0; i < m.size(); ++i) {
-    const ObjectReader k = ObjectReader(m[i], r.join("motion[" + std::to_string(i) + "]"), r.file());
+    const ObjectReader k =
+        ObjectReader(m[i], r.join("motion[" + std::to_string(i) + "]"), r.file());
     k.allow_only({"time", "translate", "rotate_deg"});
     if (!k.has("time")) k.fail("missing key", "time");
     MotionKey key;
     key.time = k.number("time", 0.0, -kHuge, kHuge);
     key.translate = k.vec3("translate", {});
     key.rotate_deg = k.vec3("rotate_deg", {});
-    if (!keys.empty() && key.time <= keys.back().time) k.fail("keys must be in increasing time", "time");
+    if (!keys.empty() && key.time <= keys.back().time)
+      k.fail("keys must be in increasing time", "time");
     keys.push_back(key);
   }
   return keys;
@@ -260,7 +262,8 @@ ColliderDesc read_collider(const ObjectReader& r, const std::string& key, const 
   ColliderDesc c;
   c.key = key;
   int shapes = 0;
-  for (const char* shape : {"sphere", "box", "plane", "mesh", "vdb", "nvdb"}) shapes += r.has(shape);
+  for (const char* shape : {"sphere", "box", "plane", "mesh", "vdb", "nvdb"})
+    shapes += r.has(shape);
   if (shapes != 1) r.fail("needs exactly one of sphere, box, plane, mesh, vdb, nvdb");
   if (r.has("sphere")) {
     const ObjectReader o = r.object("sphere");
@@ -276,7 +279,8 @@ ColliderDesc read_collider(const ObjectReader& r, const std::string& key, const 
     c.shape = ColliderDesc::Shape::box;
     c.a = o.vec3("min", {});
     c.b = o.vec3("max", {});
-    if (!(c.a.x < c.b.x && c.a.y < c.b.y && c.a.z < c.b.z)) o.fail("min must be below max on every axis");
+    if (!(c.a.x < c.b.x && c.a.y < c.b.y && c.a.z < c.b.z))
+      o.fail("min must be below max on every axis");
   } else if (r.has("plane")) {
     const ObjectReader o = r.object("plane");
     o.allow_only({"point", "normal"});
@@ -295,7 +299,8 @@ ColliderDesc read_collider(const ObjectReader& r, const std::string& key, const 
   if (c.shape != ColliderDesc::Shape::mesh && (r.has("voxel_size") || r.has("band"))) {
     r.fail("voxel_size and band apply to mesh colliders only");
   }
-  if (c.shape != ColliderDesc::Shape::vdb && r.has("grid")) r.fail("applies to vdb colliders only", "grid");
+  if (c.shape != ColliderDesc::Shape::vdb && r.has("grid"))
+    r.fail("applies to vdb colliders only", "grid");
   c.voxel_size = r.number("voxel_size", c.voxel_size, 1e-5, 10.0);
   c.band = r.integer("band", c.band, 1, 100);
   c.grid_name = r.string("grid", "");

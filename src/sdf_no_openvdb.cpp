@@ -5,14 +5,17 @@
 
 namespace drape {
 
-bool have_openvdb() { return false; }
+bool have_openvdb() {
+  return false;
+}
 
 SdfGrid build_mesh_sdf(const TriMesh&, double, int) {
   throw RuntimeError("mesh colliders need OpenVDB, and this drape was built without it");
 }
 
 SdfGrid load_vdb(const std::string& path, const std::string&) {
-  throw RuntimeError(path + ": reading .vdb files needs OpenVDB, and this drape was built without it");
+  throw RuntimeError(path +
+                     ": reading .vdb files needs OpenVDB, and this drape was built without it");
 }
 
 }  // namespace drape

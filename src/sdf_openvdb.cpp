@@ -12,7 +12,9 @@
 
 namespace drape {
 
-bool have_openvdb() { return true; }
+bool have_openvdb() {
+  return true;
+}
 
 namespace {
 

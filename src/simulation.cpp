@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "drape/cache.h"
 #include "collider_view.h"
+#include "drape/cache.h"
 #include "drape/error.h"
 #include "drape/solver.h"
 

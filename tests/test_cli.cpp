@@ -153,6 +153,27 @@ TEST(Cli, WarnsAboutPolygonsAndDegenerateTriangles) {
   EXPECT_NE(r.err.find("1 degenerate triangles and 0 non-manifold edges"), std::string::npos);
 }
 
+TEST(Cli, SdfThenSimulateOnTheLevelSet) {
+  testing::TempDir dir;
+  // A closed box, 0.4 m wide, top at y = 0.2.
+  dir.write("box.obj",
+            "v -0.2 -0.2 -0.2\nv 0.2 -0.2 -0.2\nv -0.2 0.2 -0.2\nv 0.2 0.2 -0.2\n"
+            "v -0.2 -0.2 0.2\nv 0.2 -0.2 0.2\nv -0.2 0.2 0.2\nv 0.2 0.2 0.2\n"
+            "f 1 3 4 2\nf 5 6 8 7\nf 1 2 6 5\nf 3 7 8 4\nf 1 5 7 3\nf 2 4 8 6\n");
+  Result r = run_drape(dir, "sdf box.obj -o box.nvdb --voxel-size 0.01 --band 4");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("wrote box.nvdb"), std::string::npos) << r.out;
+  dir.write("scene.json", R"({"frames": 12, "solver": {"substeps": 8},
+    "cloth": {"mesh": {"grid": {"resolution": [10, 10], "size": [0.3, 0.3], "center": [0, 0.3, 0]}}},
+    "colliders": [{"nvdb": "box.nvdb", "thickness": 0.01, "friction": 1}],
+    "output": {"dir": "out", "name": "c"}})");
+  r = run_drape(dir, "simulate scene.json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("at most 0 vertices inside a collider"), std::string::npos) << r.out;
+  const TriMesh last = load_mesh(dir.file("out/c.0012.ply"));
+  for (const glm::dvec3& p : last.positions) EXPECT_GT(p.y, 0.2 + 0.01 - 0.011);
+}
+
 struct BadCase {
   std::string name, scene, mesh_name, mesh, args, expected;
 };
@@ -234,7 +255,29 @@ INSTANTIATE_TEST_SUITE_P(
                 "simulate scene.json -o out --backend metal", "--backend: unknown backend 'metal'"},
         BadCase{"UnknownFormat", scene_with(""), "", "",
                 "simulate scene.json -o out --format ply,fbx", "--format: unknown format 'fbx'"},
-        BadCase{"UnknownCommand", "", "", "", "explode", "explode: unknown command"}),
+        BadCase{"UnknownCommand", "", "", "", "explode", "explode: unknown command"},
+        BadCase{"MissingNvdb", scene_with("", R"("colliders": [{"nvdb": "gone.nvdb"}], )"), "", "",
+                "", "gone.nvdb: cannot open"},
+        BadCase{"GarbageVdb", scene_with("", R"("colliders": [{"vdb": "m.vdb"}], )"), "m.vdb",
+                "not a vdb", "", "m.vdb: not a readable OpenVDB file"},
+        BadCase{"EmptyNvdb", scene_with("", R"("colliders": [{"nvdb": "m.nvdb"}], )"), "m.nvdb", "",
+                "", "m.nvdb: "},
+        BadCase{"ColliderTwoShapes",
+                scene_with("", R"("colliders": [{"sphere": {"radius": 1}, "plane": {}}], )"), "",
+                "", "", "colliders[0]: needs exactly one of"},
+        BadCase{"ColliderFriction",
+                scene_with("", R"("colliders": [{"sphere": {"radius": 1}, "friction": 2}], )"), "",
+                "", "", "colliders[0].friction: must be in [0, 1]"},
+        BadCase{
+            "MotionOrder",
+            scene_with(
+                "",
+                R"("colliders": [{"sphere": {"radius": 1}, "motion": [{"time": 1}, {"time": 0}]}], )"),
+            "", "", "", "colliders[0].motion[1].time: keys must be in increasing time"},
+        BadCase{"SdfMissingMesh", "", "", "", "sdf nothere.obj -o x.nvdb",
+                "nothere.obj: cannot open"},
+        BadCase{"SdfBadVoxel", "", "", "", "sdf m.obj -o x.nvdb --voxel-size 0",
+                "--voxel-size: expected metres"}),
     [](const ::testing::TestParamInfo<BadCase>& p) { return p.param.name; });
 
 }  // namespace

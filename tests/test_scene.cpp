@@ -126,7 +126,18 @@ TEST(Scene, BadInputNamesFileAndKey) {
   EXPECT_EQ(error_of(cloth_with(R"("self_collision": true)")),
             "s.json: cloth.self_collision: self-collision is not available in this build");
   EXPECT_EQ(error_of(R"({"colliders": [{"sphere": {}}], "cloth": {)" + kGrid + "}}"),
-            "s.json: colliders: colliders are not available in this build");
+            "s.json: colliders[0].sphere.radius: missing key");
+  EXPECT_EQ(
+      error_of(R"({"colliders": [{"box": {"min": [0, 0, 0], "max": [1, -1, 1]}}], "cloth": {)" +
+               kGrid + "}}"),
+      "s.json: colliders[0].box: min must be below max on every axis");
+  EXPECT_EQ(
+      error_of(R"({"colliders": [{"plane": {"normal": [0, 0, 0]}}], "cloth": {)" + kGrid + "}}"),
+      "s.json: colliders[0].plane.normal: must not be zero");
+  EXPECT_EQ(
+      error_of(R"({"colliders": [{"sphere": {"radius": 1}, "voxel_size": 0.01}], "cloth": {)" +
+               kGrid + "}}"),
+      "s.json: colliders[0]: voxel_size and band apply to mesh colliders only");
   EXPECT_EQ(error_of("[1, 2]"), "s.json: the scene must be a JSON object");
   EXPECT_EQ(error_of("{\n  \"fps\": 24,\n  \"frames\": \n}"),
             "s.json: invalid JSON: parse error at line 4, column 1: syntax error while parsing "

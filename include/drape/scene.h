@@ -53,8 +53,8 @@ struct ColliderDesc {
   Shape shape = Shape::sphere;
   glm::dvec3 a{0.0}, b{0.0};  // sphere: center a; box: min a, max b; plane: point a, normal b
   double radius = 0.0;
-  std::string path;       // mesh, vdb, nvdb: resolved against the scene file's folder
-  std::string grid_name;  // vdb: the grid to read (default: the first level set)
+  std::string path;           // mesh, vdb, nvdb: resolved against the scene file's folder
+  std::string grid_name;      // vdb: the grid to read (default: the first level set)
   double voxel_size = 0.005;  // mesh: SDF voxel size, metres
   int band = 3;               // mesh: narrow band, voxels on each side
   double friction = 0.5, restitution = 0.0, thickness = 0.005;
