@@ -44,17 +44,18 @@ struct Pose {
 struct ColliderView {
   Shape shape = Shape::sphere;
   glm::vec3 a{0.0f}, b{0.0f};  // sphere: centre a; box: min a, max b; plane: point a, normal b
-  float radius = 0.0f;
+  float radius = 0.0f;         // sphere radius; box corner and edge rounding
   const nanovdb::FloatGrid* grid = nullptr;  // Shape::grid: a level set in local coordinates
   float friction = 0.0f, restitution = 0.0f, thickness = 0.0f;
   Pose now, before;  // placement at the end and at the start of the current substep
 };
 
 // Signed distance and its (unnormalised) gradient at a local point, in local units. Returns false
-// for "far": outside a level set's narrow band.
+// for "far": outside a level set's narrow band. The gradient is only computed where
+// phi < cutoff (a level set then skips its second set of voxel lookups).
 template <class V>
 DRAPE_HD bool signed_distance(const ColliderView& c, const V& p, typename V::value_type& phi,
-                              V& grad) {
+                              V& grad, typename V::value_type cutoff) {
   using T = typename V::value_type;
   switch (c.shape) {
     case Shape::sphere: {
@@ -65,7 +66,11 @@ DRAPE_HD bool signed_distance(const ColliderView& c, const V& p, typename V::val
       return true;
     }
     case Shape::box: {
-      const V centre = (V(c.a) + V(c.b)) * T(0.5), half = (V(c.b) - V(c.a)) * T(0.5);
+      // A box with edges and corners rounded by `radius`: the distance to the box shrunk by the
+      // radius, minus the radius (a sharp box when it is 0).
+      const T rounding = static_cast<T>(c.radius);
+      const V centre = (V(c.a) + V(c.b)) * T(0.5);
+      const V half = (V(c.b) - V(c.a)) * T(0.5) - V(rounding);
       const V rel = p - centre;
       const V q = glm::abs(rel) - half;
       const V sign(rel.x < T(0) ? T(-1) : T(1), rel.y < T(0) ? T(-1) : T(1),
@@ -73,13 +78,13 @@ DRAPE_HD bool signed_distance(const ColliderView& c, const V& p, typename V::val
       const V outside = glm::max(q, V(T(0)));
       const T out_len = glm::length(outside);
       if (out_len > T(0)) {
-        phi = out_len;
+        phi = out_len - rounding;
         grad = outside * sign / out_len;
         return true;
       }
-      // Inside: the nearest face is along the axis of the largest (least negative) q.
+      // Inside the shrunk box: the nearest face is along the axis of the largest q.
       const int axis = q.x >= q.y && q.x >= q.z ? 0 : (q.y >= q.z ? 1 : 2);
-      phi = q[axis];
+      phi = q[axis] - rounding;
       grad = V(T(0));
       grad[axis] = sign[axis];
       return true;
@@ -95,13 +100,15 @@ DRAPE_HD bool signed_distance(const ColliderView& c, const V& p, typename V::val
       const nanovdb::Vec3f ijk = g.worldToIndexF(nanovdb::Vec3f(
           static_cast<float>(p.x), static_cast<float>(p.y), static_cast<float>(p.z)));
       auto acc = g.getAccessor();
-      const auto sampler = nanovdb::createSampler<1, decltype(acc), false>(acc);
+      // The caching sampler keeps the 8 voxels of the cell, so the gradient costs no lookups.
+      auto sampler = nanovdb::createSampler<1, decltype(acc), true>(acc);
       const float value = sampler(ijk);
       const float background = g.tree().background();
       if (value >= background) return false;
+      phi = static_cast<T>(value);
+      if (!(phi < cutoff)) return true;
       const nanovdb::Vec3f gi = sampler.gradient(ijk);
       const float inv_voxel = 1.0f / static_cast<float>(g.voxelSize()[0]);
-      phi = static_cast<T>(value);
       grad = value <= -background ? V(T(0)) : V(gi[0], gi[1], gi[2]) * static_cast<T>(inv_voxel);
       return true;
     }
@@ -119,9 +126,11 @@ DRAPE_HD bool collide(const ColliderView& c, V& p, const V& x_start) {
   using T = typename V::value_type;
   T phi;
   V grad;
-  if (!signed_distance(c, c.now.to_local(p), phi, grad)) return false;
-  phi *= static_cast<T>(c.now.scale);
   const T thickness = static_cast<T>(c.thickness);
+  if (!signed_distance(c, c.now.to_local(p), phi, grad, thickness / static_cast<T>(c.now.scale))) {
+    return false;
+  }
+  phi *= static_cast<T>(c.now.scale);
   if (phi >= thickness) return false;
   const V carried = c.now.to_world(c.before.to_local(x_start));
   const T grad_len = glm::length(grad);
@@ -147,7 +156,7 @@ DRAPE_HD typename V::value_type world_distance(const ColliderView& c, const V& p
   using T = typename V::value_type;
   T phi;
   V grad;
-  if (!signed_distance(c, c.now.to_local(p), phi, grad)) return far;
+  if (!signed_distance(c, c.now.to_local(p), phi, grad, T(0))) return far;
   return phi * static_cast<T>(c.now.scale);
 }
 

@@ -274,13 +274,16 @@ ColliderDesc read_collider(const ObjectReader& r, const std::string& key, const 
     c.radius = o.number("radius", 0.0, 1e-9, kHuge);
   } else if (r.has("box")) {
     const ObjectReader o = r.object("box");
-    o.allow_only({"min", "max"});
+    o.allow_only({"min", "max", "radius"});
     if (!o.has("min") || !o.has("max")) o.fail("needs min and max");
     c.shape = ColliderDesc::Shape::box;
     c.a = o.vec3("min", {});
     c.b = o.vec3("max", {});
-    if (!(c.a.x < c.b.x && c.a.y < c.b.y && c.a.z < c.b.z))
+    if (!(c.a.x < c.b.x && c.a.y < c.b.y && c.a.z < c.b.z)) {
       o.fail("min must be below max on every axis");
+    }
+    const glm::dvec3 size = c.b - c.a;
+    c.radius = o.number("radius", 0.0, 0.0, 0.5 * std::min({size.x, size.y, size.z}));
   } else if (r.has("plane")) {
     const ObjectReader o = r.object("plane");
     o.allow_only({"point", "normal"});
