@@ -16,6 +16,12 @@
 #include "drape/solver.h"
 #include "test_util.h"
 
+#ifdef DRAPE_TEST_OPENVDB
+#include <openvdb/io/File.h>
+#include <openvdb/openvdb.h>
+#include <openvdb/tools/LevelSetSphere.h>
+#endif
+
 namespace drape {
 namespace {
 
@@ -116,6 +122,32 @@ TEST(Sdf, NvdbRoundTripAndBadFiles) {
   EXPECT_NE(input_error([&] { load_vdb(dir.file("garbage.vdb"), ""); }).find("garbage.vdb: "),
             std::string::npos);
 }
+
+#ifdef DRAPE_TEST_OPENVDB
+// A .vdb as Houdini writes them, with a fog volume first and the level set second: the first
+// level set is taken, or the grid named; a named grid that is not a level set is refused.
+TEST(Sdf, VdbFilesPickTheLevelSet) {
+  testing::TempDir dir;
+  openvdb::initialize();
+  auto fog = openvdb::FloatGrid::create(0.0f);
+  fog->setName("density");
+  fog->setGridClass(openvdb::GRID_FOG_VOLUME);
+  fog->tree().setValue(openvdb::Coord(0, 0, 0), 1.0f);
+  auto sphere = openvdb::tools::createLevelSetSphere<openvdb::FloatGrid>(
+      0.25f, openvdb::Vec3f(0.0f), 0.01f, 3.0f);
+  sphere->setName("surface");
+  openvdb::io::File(dir.file("scene.vdb")).write({fog, sphere});
+  const SdfGrid first = load_vdb(dir.file("scene.vdb"), "");
+  EXPECT_NEAR(first.sample({0.25, 0, 0}), 0.0, 0.01);
+  EXPECT_NEAR(first.sample({0, 0.27, 0}), 0.02, 0.01);
+  EXPECT_NEAR(load_vdb(dir.file("scene.vdb"), "surface").sample({0, 0, 0.23}), -0.02, 0.01);
+  EXPECT_NEAR(first.sample({0, 0, 0}), -first.background(), 1e-6);  // deep inside: -background
+  EXPECT_THROW(load_vdb(dir.file("scene.vdb"), "density"), InputError);
+  EXPECT_THROW(load_vdb(dir.file("scene.vdb"), "nope"), InputError);
+  openvdb::io::File(dir.file("fog.vdb")).write({fog});
+  EXPECT_THROW(load_vdb(dir.file("fog.vdb"), ""), InputError);
+}
+#endif
 
 TEST(Sdf, FogVolumeIsNotALevelSet) {
   testing::TempDir dir;
