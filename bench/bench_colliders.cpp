@@ -18,11 +18,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "collider_view.h"
 #include "drape/cache.h"
 #include "drape/cloth.h"
 #include "drape/collider.h"
 #include "drape/solver.h"
-#include "collider_view.h"
 #include "exec_cpu.h"
 
 namespace {
@@ -147,12 +147,14 @@ int main(int argc, char** argv) {
   analytic.desc = sphere;
   drape::Collider level_set = analytic;
   level_set.desc.shape = drape::ColliderDesc::Shape::nvdb;
-  level_set.grid = std::make_shared<drape::SdfGrid>(
-      drape::build_mesh_sdf(sphere_mesh(0.3, 64, 128), 0.005, 3));
+  level_set.grid =
+      std::make_shared<drape::SdfGrid>(drape::build_mesh_sdf(sphere_mesh(0.3, 64, 128), 0.005, 3));
 
   const drape::Scene scene = drop_scene(n);
-  std::printf("| collider (%d² cloth at rest, cpu, %d threads) | ms/frame | collisions ms/frame | share |\n",
-              n, drape::default_thread_count());
+  std::printf(
+      "| collider (%d² cloth at rest, cpu, %d threads) | ms/frame | collisions ms/frame | share "
+      "|\n",
+      n, drape::default_thread_count());
   std::printf("|---|---|---|---|\n");
   nlohmann::json costs = nlohmann::json::array();
   for (const auto& [name, collider] :
@@ -181,8 +183,10 @@ int main(int argc, char** argv) {
         bytes = drape::build_mesh_sdf(mesh, voxel, 3).size();
         s.push_back(seconds_since(t0));
       }
-      std::printf("| %.0f mm, band 3 | %.2f | %.1f |\n", voxel * 1000, median(s), static_cast<double>(bytes) / 1e6);
-      builds.push_back({{"voxel_size", voxel}, {"band", 3}, {"seconds", median(s)}, {"bytes", bytes}});
+      std::printf("| %.0f mm, band 3 | %.2f | %.1f |\n", voxel * 1000, median(s),
+                  static_cast<double>(bytes) / 1e6);
+      builds.push_back(
+          {{"voxel_size", voxel}, {"band", 3}, {"seconds", median(s)}, {"bytes", bytes}});
     }
   } else {
     std::printf("\n%s is absent: SDF build times skipped\n", body.c_str());

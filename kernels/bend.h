@@ -20,31 +20,49 @@
 
 #include "kernels/distance.h"
 #include "kernels/hd.h"
+#include "kernels/lanes.h"
 #include "kernels/views.h"
 
 namespace drape::kernels {
 
+// The correction for one lane type S (see kernels/lanes.h). Returns the coefficient
+// -sqrt(1 - d^2) C / sum w|q|^2 k' and the q's; the correction of vertex i is w_i coeff q_i, and
+// coeff is 0 where the spec skips the pair (sum w|q|^2 < EPSILON).
+template <class S>
+DRAPE_HD DRAPE_INLINE S bend_coefficient(const Vec3<S> p[4], const S w[4], S rest_angle, S k_prime,
+                                         Vec3<S> q[4]) {
+  const Vec3<S> e2 = p[1] - p[0], e3 = p[2] - p[0], e4 = p[3] - p[0];
+  const Vec3<S> c23 = cross(e2, e3), c24 = cross(e2, e4);
+  const S inv23 = 1.0f / (length(c23) + kEpsilon);
+  const S inv24 = 1.0f / (length(c24) + kEpsilon);
+  const Vec3<S> n1 = c23 * inv23, n2 = c24 * inv24;
+  const S d = dot(n1, n2);
+  const Vec3<S> a = (n2 - d * n1) * inv23, b = (n1 - d * n2) * inv24;
+  q[2] = cross(e2, a);
+  q[3] = cross(e2, b);
+  q[1] = -cross(e3, a) - cross(e4, b);
+  q[0] = -q[1] - q[2] - q[3];
+  const S denom = ((w[0] * dot(q[0], q[0]) + w[1] * dot(q[1], q[1])) + w[2] * dot(q[2], q[2])) +
+                  w[3] * dot(q[3], q[3]);
+  const S sine = length(cross(n1, n2));
+  const S coeff = -(sine * (lane_atan2(sine, d) - rest_angle) / denom * k_prime);
+  const S zero = rest_angle * 0.0f;
+  return lane_where(lane_less(denom, zero + kEpsilon), zero, coeff);
+}
+
 DRAPE_HD DRAPE_INLINE bool bend_correction(const glm::vec3 p[4], const float w[4], float rest_angle,
                                            float k_prime, glm::vec3 dp[4]) {
-  const glm::vec3 e2 = p[1] - p[0], e3 = p[2] - p[0], e4 = p[3] - p[0];
-  const glm::vec3 c23 = glm::cross(e2, e3), c24 = glm::cross(e2, e4);
-  const float inv23 = 1.0f / (glm::length(c23) + kEpsilon);
-  const float inv24 = 1.0f / (glm::length(c24) + kEpsilon);
-  const glm::vec3 n1 = c23 * inv23, n2 = c24 * inv24;
-  const float d = glm::dot(n1, n2);
-  const glm::vec3 a = (n2 - d * n1) * inv23, b = (n1 - d * n2) * inv24;
-  glm::vec3 q[4];
-  q[2] = glm::cross(e2, a);
-  q[3] = glm::cross(e2, b);
-  q[1] = -glm::cross(e3, a) - glm::cross(e4, b);
-  q[0] = -q[1] - q[2] - q[3];
-  float denom = 0.0f;
-  for (int i = 0; i < 4; ++i) denom += w[i] * glm::dot(q[i], q[i]);
-  if (denom < kEpsilon) return false;
-  const float sine = glm::length(glm::cross(n1, n2));
-  const float coeff = sine * (atan2f(sine, d) - rest_angle) / denom * k_prime;
-  for (int i = 0; i < 4; ++i) dp[i] = (-w[i] * coeff) * q[i];
-  return true;
+  const Vec3<float> pv[4] = {{p[0].x, p[0].y, p[0].z},
+                             {p[1].x, p[1].y, p[1].z},
+                             {p[2].x, p[2].y, p[2].z},
+                             {p[3].x, p[3].y, p[3].z}};
+  Vec3<float> q[4];
+  const float coeff = bend_coefficient(pv, w, rest_angle, k_prime, q);
+  for (int i = 0; i < 4; ++i) {
+    const float s = w[i] * coeff;
+    dp[i] = glm::vec3(q[i].x * s, q[i].y * s, q[i].z * s);
+  }
+  return coeff != 0.0f;
 }
 
 // Projects bend pair k of a colour batch in place.

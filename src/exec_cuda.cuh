@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "drape/error.h"
+#include "kernels/bend.h"
 
 #define DRAPE_CUDA_CHECK(call) ::drape::exec::cuda_check((call), #call, __FILE__, __LINE__)
 
@@ -78,6 +79,12 @@ struct CudaExec {
     const std::uint32_t blocks = (end - begin + kBlock - 1) / kBlock;
     for_each_kernel<<<blocks, kBlock>>>(begin, end, f);
     DRAPE_CUDA_CHECK(cudaGetLastError());
+  }
+
+  void project_bend_batch(std::uint32_t begin, std::uint32_t end, kernels::ParticleView s,
+                          kernels::BendView c, float k_prime) const {
+    for_each(begin, end,
+             [=] __device__(std::uint32_t k) { kernels::project_bend(k, s, c, k_prime); });
   }
 
   void synchronize() const { DRAPE_CUDA_CHECK(cudaDeviceSynchronize()); }

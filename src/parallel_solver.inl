@@ -99,11 +99,8 @@ class ParallelSolver final : public Solver {
     const auto collider_count = static_cast<std::uint32_t>(m_colliders.size());
     for (int it = 0; it < m_params.iterations; ++it) {
       project_distance_colours(m_stretch_offsets, s, stretch, m_k_stretch);
-      const float k_bend = m_k_bend;
       for (std::size_t c = 0; c + 1 < m_bend_offsets.size(); ++c) {
-        m_exec.for_each(m_bend_offsets[c], m_bend_offsets[c + 1], [=] DRAPE_HD(std::uint32_t k) {
-          kernels::project_bend(k, s, bend, k_bend);
-        });
+        m_exec.project_bend_batch(m_bend_offsets[c], m_bend_offsets[c + 1], s, bend, m_k_bend);
       }
       project_distance_colours(m_shear_offsets, s, shear, m_k_shear);
       if (collider_count > 0) {

@@ -1,6 +1,7 @@
 // The coloured solver: colouring validity and balance, float kernels against the reference's
 // double functions, determinism across runs and thread counts, agreement with `reference`.
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <random>
 
@@ -14,6 +15,7 @@
 #include "drape/stats.h"
 #include "kernels/bend.h"
 #include "kernels/distance.h"
+#include "simd_pack.h"
 
 namespace drape {
 namespace {
@@ -146,6 +148,49 @@ TEST(Kernels, FloatConstraintsMatchTheReference) {
     for (const glm::dvec3& d : rd) scale = std::max(scale, glm::length(d));
     for (int i = 0; i < 4; ++i) {
       EXPECT_LT(glm::length(glm::dvec3(fd[i]) - rd[i]), 1e-3 * scale + 1e-6) << "trial " << trial;
+    }
+  }
+}
+
+// The cpu backend projects bend pairs four at a time in F4 packs: every lane must compute bit for
+// bit what the float kernel computes (the GPU runs the float kernel).
+TEST(Kernels, PackLanesEqualTheFloatKernel) {
+  std::mt19937 rng(4);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  for (int trial = 0; trial < 500; ++trial) {
+    kernels::Vec3<float> p[4][4];
+    float w[4][4], rest[4];
+    for (int lane = 0; lane < 4; ++lane) {
+      for (int j = 0; j < 4; ++j) {
+        p[lane][j] = {u(rng), u(rng), u(rng)};
+        w[lane][j] = trial % 3 == 0 && j == 1 ? 0.0f : 1.0f;
+      }
+      // Every tenth trial, a flat pair: the spec skips it (sum w|q|^2 < EPSILON).
+      if (trial % 10 == 0) p[lane][3] = {p[lane][2].x, p[lane][2].y, p[lane][2].z};
+      rest[lane] = 3.0f + 0.1f * u(rng);
+    }
+    const auto lanes = [](auto value) {
+      return kernels::F4{kernels::F4::Raw{value(0), value(1), value(2), value(3)}};
+    };
+    kernels::Vec3<kernels::F4> pp[4];
+    kernels::F4 ww[4];
+    for (int j = 0; j < 4; ++j) {
+      pp[j] = {lanes([&](int l) { return p[l][j].x; }), lanes([&](int l) { return p[l][j].y; }),
+               lanes([&](int l) { return p[l][j].z; })};
+      ww[j] = lanes([&](int l) { return w[l][j]; });
+    }
+    const kernels::F4 rr{kernels::F4::Raw{rest[0], rest[1], rest[2], rest[3]}};
+    kernels::Vec3<kernels::F4> qq[4];
+    const kernels::F4 packed = kernels::bend_coefficient(pp, ww, rr, kernels::F4::splat(0.3f), qq);
+    for (int lane = 0; lane < 4; ++lane) {
+      kernels::Vec3<float> q[4];
+      const float scalar = kernels::bend_coefficient(p[lane], w[lane], rest[lane], 0.3f, q);
+      ASSERT_EQ(std::memcmp(&scalar, &packed.v[lane], sizeof(float)), 0) << "trial " << trial;
+      for (int j = 0; j < 4; ++j) {
+        ASSERT_EQ(q[j].x, qq[j].x[lane]);
+        ASSERT_EQ(q[j].y, qq[j].y[lane]);
+        ASSERT_EQ(q[j].z, qq[j].z[lane]);
+      }
     }
   }
 }
