@@ -105,11 +105,15 @@ Cost measure(const drape::Scene& scene, const drape::Collider& collider, int fra
   exec.threads = drape::default_thread_count();
   glm::vec3* pp = p.data();
   const glm::vec3* xp = x.data();
+  const std::vector<float> w(p.size(), 1.0f);
+  const float* wp = w.data();
   for (int f = 0; f < frames; ++f) {
     const Clock::time_point t0 = Clock::now();
     for (int pass = 0; pass < params.substeps * params.iterations; ++pass) {
-      exec.for_each(0, static_cast<std::uint32_t>(p.size()),
-                    [=](std::uint32_t i) { drape::kernels::collide(view, pp[i], xp[i]); });
+      exec.for_each_chunk(0, static_cast<std::uint32_t>(p.size()),
+                          [=](std::uint32_t b, std::uint32_t e) {
+                            drape::kernels::collide_range(view, pp, xp, wp, b, e);
+                          });
     }
     collision_ms.push_back(1000.0 * seconds_since(t0));
   }

@@ -10,7 +10,8 @@
 #pragma once
 
 #include <nanovdb/NanoVDB.h>
-#include <nanovdb/util/SampleFromVoxels.h>
+
+#include <cstdint>
 
 #include <glm/geometric.hpp>
 #include <glm/mat3x3.hpp>
@@ -50,12 +51,85 @@ struct ColliderView {
   Pose now, before;  // placement at the end and at the start of the current substep
 };
 
+// Trilinear sample of a NanoVDB level set and its gradient at a local point. The 8 voxels of the
+// cell are read straight from their leaf when the cell lies inside one (7 cells in 8 along each
+// axis), through the accessor otherwise. The accessor caches the path to the last leaf, so a
+// caller that samples nearby points in sequence passes the same one. Returns false outside the
+// narrow band ("far"); the gradient is zero deep inside (constant -background) and is only computed
+// where phi < cutoff; where phi is clearly above the cutoff, phi is the nearest voxel's value (also
+// above it).
+using LevelSetAccessor = nanovdb::DefaultReadAccessor<float>;
+
+template <class V>
+DRAPE_HD bool sample_level_set(const nanovdb::FloatGrid& g, LevelSetAccessor& acc, const V& p,
+                               typename V::value_type& phi, V& grad,
+                               typename V::value_type cutoff) {
+  using T = typename V::value_type;
+  const nanovdb::Vec3f ijk = g.worldToIndexF(
+      nanovdb::Vec3f(static_cast<float>(p.x), static_cast<float>(p.y), static_cast<float>(p.z)));
+  const nanovdb::Coord base = nanovdb::Coord::Floor(ijk);
+  const float ux = ijk[0] - static_cast<float>(base[0]);
+  const float uy = ijk[1] - static_cast<float>(base[1]);
+  const float uz = ijk[2] - static_cast<float>(base[2]);
+  const auto* leaf = acc.probeLeaf(base);
+  const bool in_leaf =
+      leaf != nullptr && (base[0] & 7) != 7 && (base[1] & 7) != 7 && (base[2] & 7) != 7;
+  const float background = g.tree().background();
+  const float voxel = static_cast<float>(g.voxelSize()[0]);
+  // One voxel first: a distance field changes by at most the half-diagonal of a cell between a
+  // cell's nearest corner and any point of it, so a corner that far above the cutoff (or in the
+  // background) settles the sample without the other seven.
+  const nanovdb::Coord nearest =
+      base + nanovdb::Coord(ux >= 0.5f ? 1 : 0, uy >= 0.5f ? 1 : 0, uz >= 0.5f ? 1 : 0);
+  const float near_value = in_leaf ? leaf->getValue(nearest) : acc.getValue(nearest);
+  if (near_value >= background) return false;
+  if (static_cast<T>(near_value - 0.8661f * voxel) >= cutoff) {
+    phi = static_cast<T>(near_value);
+    return true;
+  }
+  float v[2][2][2];
+  for (int i = 0; i < 2; ++i) {
+    for (int j = 0; j < 2; ++j) {
+      for (int k = 0; k < 2; ++k) {
+        const nanovdb::Coord corner = base + nanovdb::Coord(i, j, k);
+        v[i][j][k] = in_leaf ? leaf->getValue(corner) : acc.getValue(corner);
+      }
+    }
+  }
+  float a[2][2], dz[2][2];
+  for (int i = 0; i < 2; ++i) {
+    for (int j = 0; j < 2; ++j) {
+      dz[i][j] = v[i][j][1] - v[i][j][0];
+      a[i][j] = v[i][j][0] + uz * dz[i][j];
+    }
+  }
+  const float b0 = a[0][0] + uy * (a[0][1] - a[0][0]);
+  const float b1 = a[1][0] + uy * (a[1][1] - a[1][0]);
+  const float value = b0 + ux * (b1 - b0);
+  if (value >= background) return false;
+  phi = static_cast<T>(value);
+  if (!(phi < cutoff)) return true;
+  if (value <= -background) {
+    grad = V(T(0));
+    return true;
+  }
+  const float gy0 = a[0][1] - a[0][0], gy1 = a[1][1] - a[1][0];
+  const float gz0 = dz[0][0] + uy * (dz[0][1] - dz[0][0]);
+  const float gz1 = dz[1][0] + uy * (dz[1][1] - dz[1][0]);
+  const float inv_voxel = 1.0f / voxel;
+  grad = V(static_cast<T>(b1 - b0), static_cast<T>(gy0 + ux * (gy1 - gy0)),
+           static_cast<T>(gz0 + ux * (gz1 - gz0))) *
+         static_cast<T>(inv_voxel);
+  return true;
+}
+
 // Signed distance and its (unnormalised) gradient at a local point, in local units. Returns false
 // for "far": outside a level set's narrow band. The gradient is only computed where
-// phi < cutoff (a level set then skips its second set of voxel lookups).
+// phi < cutoff.
 template <class V>
 DRAPE_HD bool signed_distance(const ColliderView& c, const V& p, typename V::value_type& phi,
-                              V& grad, typename V::value_type cutoff) {
+                              V& grad, typename V::value_type cutoff,
+                              LevelSetAccessor* acc = nullptr) {
   using T = typename V::value_type;
   switch (c.shape) {
     case Shape::sphere: {
@@ -96,21 +170,9 @@ DRAPE_HD bool signed_distance(const ColliderView& c, const V& p, typename V::val
       return true;
     }
     case Shape::grid: {
-      const nanovdb::FloatGrid& g = *c.grid;
-      const nanovdb::Vec3f ijk = g.worldToIndexF(nanovdb::Vec3f(
-          static_cast<float>(p.x), static_cast<float>(p.y), static_cast<float>(p.z)));
-      auto acc = g.getAccessor();
-      // The caching sampler keeps the 8 voxels of the cell, so the gradient costs no lookups.
-      auto sampler = nanovdb::createSampler<1, decltype(acc), true>(acc);
-      const float value = sampler(ijk);
-      const float background = g.tree().background();
-      if (value >= background) return false;
-      phi = static_cast<T>(value);
-      if (!(phi < cutoff)) return true;
-      const nanovdb::Vec3f gi = sampler.gradient(ijk);
-      const float inv_voxel = 1.0f / static_cast<float>(g.voxelSize()[0]);
-      grad = value <= -background ? V(T(0)) : V(gi[0], gi[1], gi[2]) * static_cast<T>(inv_voxel);
-      return true;
+      if (acc != nullptr) return sample_level_set(*c.grid, *acc, p, phi, grad, cutoff);
+      LevelSetAccessor local(c.grid->tree().root());
+      return sample_level_set(*c.grid, local, p, phi, grad, cutoff);
     }
   }
   return false;
@@ -122,12 +184,14 @@ DRAPE_HD bool signed_distance(const ColliderView& c, const V& p, typename V::val
 // normal d_n and tangential d_t, and apply p -= friction d_t, p += restitution d_n.
 // Returns true when the vertex was in contact.
 template <class V>
-DRAPE_HD bool collide(const ColliderView& c, V& p, const V& x_start) {
+DRAPE_HD bool collide(const ColliderView& c, V& p, const V& x_start,
+                      LevelSetAccessor* acc = nullptr) {
   using T = typename V::value_type;
   T phi;
   V grad;
   const T thickness = static_cast<T>(c.thickness);
-  if (!signed_distance(c, c.now.to_local(p), phi, grad, thickness / static_cast<T>(c.now.scale))) {
+  if (!signed_distance(c, c.now.to_local(p), phi, grad, thickness / static_cast<T>(c.now.scale),
+                       acc)) {
     return false;
   }
   phi *= static_cast<T>(c.now.scale);
@@ -146,6 +210,23 @@ DRAPE_HD bool collide(const ColliderView& c, V& p, const V& x_start) {
   p -= d_t * static_cast<T>(c.friction);
   p += d_n * static_cast<T>(c.restitution);
   return true;
+}
+
+// Collides vertices [begin, end) with one collider, skipping pinned ones; a level set's accessor
+// is shared along the range, which is spatially coherent in mesh order.
+template <class V>
+DRAPE_HD void collide_range(const ColliderView& c, V* p, const V* x_start, const float* inv_mass,
+                            std::uint32_t begin, std::uint32_t end) {
+  if (c.shape == Shape::grid) {
+    LevelSetAccessor acc(c.grid->tree().root());
+    for (std::uint32_t i = begin; i < end; ++i) {
+      if (inv_mass[i] != 0.0f) collide(c, p[i], x_start[i], &acc);
+    }
+    return;
+  }
+  for (std::uint32_t i = begin; i < end; ++i) {
+    if (inv_mass[i] != 0.0f) collide(c, p[i], x_start[i]);
+  }
 }
 
 // The signed distance of a world point to a collider at its current placement, in world units;

@@ -1,6 +1,8 @@
 // The `cpu` launch layer: kernels run as OpenMP loops on host threads, state lives in host memory.
 #pragma once
 
+#include <omp.h>
+
 #include <cstdint>
 #include <vector>
 
@@ -32,6 +34,19 @@ struct CpuExec {
     const std::int64_t b = begin, e = end;
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1 && e - b >= 256)
     for (std::int64_t i = b; i < e; ++i) f(static_cast<std::uint32_t>(i));
+  }
+
+  // Runs f(chunk_begin, chunk_end) once per thread over a static split of [begin, end).
+  template <class F>
+  void for_each_chunk(std::uint32_t begin, std::uint32_t end, F f) const {
+    const std::int64_t n = static_cast<std::int64_t>(end) - begin;
+    const int teams = n >= 256 ? threads : 1;
+#pragma omp parallel num_threads(teams)
+    {
+      const std::int64_t t = omp_get_thread_num(), count = omp_get_num_threads();
+      f(static_cast<std::uint32_t>(begin + n * t / count),
+        static_cast<std::uint32_t>(begin + n * (t + 1) / count));
+    }
   }
 
   // A colour batch of bend pairs, four pairs per F4 pack. Pairs of one colour share no vertex, so

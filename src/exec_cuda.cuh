@@ -81,6 +81,12 @@ struct CudaExec {
     DRAPE_CUDA_CHECK(cudaGetLastError());
   }
 
+  // One GPU thread per element: a chunk of one.
+  template <class F>
+  void for_each_chunk(std::uint32_t begin, std::uint32_t end, F f) const {
+    for_each(begin, end, [=] __device__(std::uint32_t i) { f(i, i + 1); });
+  }
+
   void project_bend_batch(std::uint32_t begin, std::uint32_t end, kernels::ParticleView s,
                           kernels::BendView c, float k_prime) const {
     for_each(begin, end,

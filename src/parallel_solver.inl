@@ -104,10 +104,12 @@ class ParallelSolver final : public Solver {
       }
       project_distance_colours(m_shear_offsets, s, shear, m_k_shear);
       if (collider_count > 0) {
-        m_exec.for_each(0, m_vertices, [=] DRAPE_HD(std::uint32_t i) {
-          if (s.w[i] == 0.0f) return;
-          for (std::uint32_t c = 0; c < collider_count; ++c)
-            kernels::collide(colliders[c], s.p[i], s.x[i]);
+        // Per vertex the colliders come in scene order; vertices are independent, so each
+        // chunk may take one collider after the other and reuse a level set's accessor.
+        m_exec.for_each_chunk(0, m_vertices, [=] DRAPE_HD(std::uint32_t b, std::uint32_t e) {
+          for (std::uint32_t c = 0; c < collider_count; ++c) {
+            kernels::collide_range(colliders[c], s.p, s.x, s.w, b, e);
+          }
         });
       }
     }
