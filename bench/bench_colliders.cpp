@@ -18,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench_util.h"
 #include "collider_view.h"
 #include "drape/cache.h"
 #include "drape/cloth.h"
@@ -27,43 +28,9 @@
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-// A UV sphere, for the level-set variant of the drop.
-drape::TriMesh sphere_mesh(double radius, int rings, int segments) {
-  constexpr double kPi = 3.14159265358979323846;
-  drape::TriMesh m;
-  m.positions.push_back({0, radius, 0});
-  for (int r = 1; r < rings; ++r) {
-    for (int s = 0; s < segments; ++s) {
-      const double theta = kPi * r / rings, phi = 2 * kPi * s / segments;
-      m.positions.push_back(radius * glm::dvec3(std::sin(theta) * std::cos(phi), std::cos(theta),
-                                                std::sin(theta) * std::sin(phi)));
-    }
-  }
-  m.positions.push_back({0, -radius, 0});
-  const auto at = [&](int r, int s) { return 1u + (r - 1) * segments + (s % segments); };
-  const auto bottom = static_cast<unsigned>(m.positions.size() - 1);
-  for (int s = 0; s < segments; ++s) {
-    m.triangles.emplace_back(0u, at(1, s + 1), at(1, s));
-    for (int r = 1; r + 1 < rings; ++r) {
-      m.triangles.emplace_back(at(r, s), at(r, s + 1), at(r + 1, s + 1));
-      m.triangles.emplace_back(at(r, s), at(r + 1, s + 1), at(r + 1, s));
-    }
-    m.triangles.emplace_back(bottom, at(rings - 1, s), at(rings - 1, s + 1));
-  }
-  return m;
-}
+using drape::bench::Clock;
+using drape::bench::median;
+using drape::bench::seconds_since;
 
 drape::Scene drop_scene(int n) {
   drape::Scene s;
@@ -151,8 +118,8 @@ int main(int argc, char** argv) {
   analytic.desc = sphere;
   drape::Collider level_set = analytic;
   level_set.desc.shape = drape::ColliderDesc::Shape::nvdb;
-  level_set.grid =
-      std::make_shared<drape::SdfGrid>(drape::build_mesh_sdf(sphere_mesh(0.3, 64, 128), 0.005, 3));
+  level_set.grid = std::make_shared<drape::SdfGrid>(
+      drape::build_mesh_sdf(drape::make_uv_sphere(glm::dvec3(0.0), 0.3, 64, 128), 0.005, 3));
 
   const drape::Scene scene = drop_scene(n);
   std::printf(

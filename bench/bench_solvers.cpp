@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench_util.h"
 #include "drape/cache.h"
 #include "drape/cloth.h"
 #include "drape/error.h"
@@ -24,17 +25,9 @@
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
+using drape::bench::Clock;
+using drape::bench::median;
+using drape::bench::seconds_since;
 
 drape::Scene grid_scene(int n) {
   drape::Scene s;

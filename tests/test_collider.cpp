@@ -14,6 +14,7 @@
 #include "drape/collider.h"
 #include "drape/error.h"
 #include "drape/solver.h"
+#include "test_scenes.h"
 #include "test_util.h"
 
 #ifdef DRAPE_TEST_OPENVDB
@@ -27,47 +28,6 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-TriMesh box_mesh(const glm::dvec3& lo, const glm::dvec3& hi) {
-  TriMesh m;
-  for (int i = 0; i < 8; ++i) {
-    m.positions.push_back({i & 1 ? hi.x : lo.x, i & 2 ? hi.y : lo.y, i & 4 ? hi.z : lo.z});
-  }
-  // Two outward-wound triangles per face.
-  const unsigned faces[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4},
-                                {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
-  for (const auto& f : faces) {
-    m.triangles.emplace_back(f[0], f[1], f[2]);
-    m.triangles.emplace_back(f[0], f[2], f[3]);
-  }
-  return m;
-}
-
-TriMesh sphere_mesh(const glm::dvec3& centre, double radius, int rings, int segments) {
-  TriMesh m;
-  m.positions.push_back(centre + glm::dvec3(0, radius, 0));
-  for (int r = 1; r < rings; ++r) {
-    const double theta = kPi * r / rings;
-    for (int s = 0; s < segments; ++s) {
-      const double phi = 2 * kPi * s / segments;
-      m.positions.push_back(centre + radius * glm::dvec3(std::sin(theta) * std::cos(phi),
-                                                         std::cos(theta),
-                                                         std::sin(theta) * std::sin(phi)));
-    }
-  }
-  m.positions.push_back(centre - glm::dvec3(0, radius, 0));
-  const auto ring = [&](int r, int s) { return 1u + (r - 1) * segments + (s % segments); };
-  const unsigned bottom = static_cast<unsigned>(m.positions.size() - 1);
-  for (int s = 0; s < segments; ++s) {
-    m.triangles.emplace_back(0u, ring(1, s + 1), ring(1, s));
-    for (int r = 1; r + 1 < rings; ++r) {
-      m.triangles.emplace_back(ring(r, s), ring(r, s + 1), ring(r + 1, s + 1));
-      m.triangles.emplace_back(ring(r, s), ring(r + 1, s + 1), ring(r + 1, s));
-    }
-    m.triangles.emplace_back(bottom, ring(rings - 1, s), ring(rings - 1, s + 1));
-  }
-  return m;
-}
-
 double analytic_box(const glm::dvec3& p, const glm::dvec3& lo, const glm::dvec3& hi) {
   const glm::dvec3 q = glm::abs(p - 0.5 * (lo + hi)) - 0.5 * (hi - lo);
   return glm::length(glm::max(q, glm::dvec3(0.0))) + std::min(std::max({q.x, q.y, q.z}), 0.0);
@@ -76,7 +36,7 @@ double analytic_box(const glm::dvec3& p, const glm::dvec3& lo, const glm::dvec3&
 TEST(Sdf, BoxMeshMatchesTheAnalyticBoxWithinAVoxel) {
   const glm::dvec3 lo{-0.3, 0.1, -0.2}, hi{0.25, 0.5, 0.35};
   const double voxel = 0.02;
-  const SdfGrid grid = build_mesh_sdf(box_mesh(lo, hi), voxel, 3);
+  const SdfGrid grid = build_mesh_sdf(make_box(lo, hi), voxel, 3);
   EXPECT_NEAR(grid.voxel_size(), voxel, 1e-12);
   EXPECT_NEAR(grid.background(), 3 * voxel, 1e-6);
   std::mt19937 rng(2);
@@ -95,7 +55,7 @@ TEST(Sdf, BoxMeshMatchesTheAnalyticBoxWithinAVoxel) {
 
 TEST(Sdf, NvdbRoundTripAndBadFiles) {
   testing::TempDir dir;
-  const SdfGrid grid = build_mesh_sdf(sphere_mesh({0, 0, 0}, 0.2, 16, 32), 0.01, 3);
+  const SdfGrid grid = build_mesh_sdf(make_uv_sphere({0, 0, 0}, 0.2, 16, 32), 0.01, 3);
   save_nvdb(grid, dir.file("s.nvdb"));
   const SdfGrid back = load_nvdb(dir.file("s.nvdb"));
   EXPECT_EQ(back.size(), grid.size());
@@ -205,7 +165,7 @@ TEST(Response, ZeroGradientInsideRestoresTheStart) {
 }
 
 TEST(Response, DeepInsideANarrowBandIsNeverLeftInside) {
-  const SdfGrid grid = build_mesh_sdf(sphere_mesh({0, 0, 0}, 0.3, 16, 32), 0.01, 3);
+  const SdfGrid grid = build_mesh_sdf(make_uv_sphere({0, 0, 0}, 0.3, 16, 32), 0.01, 3);
   Collider c;
   c.desc.shape = ColliderDesc::Shape::nvdb;
   c.desc.thickness = 0.005;
@@ -234,13 +194,7 @@ TEST(Motion, KeysInterpolateAndHold) {
 }
 
 Scene drop_scene(int n, double size) {
-  Scene s;
-  s.path = "test";
-  GridDesc g;
-  g.nx = g.nz = n;
-  g.size_x = g.size_z = size;
-  g.center = {0, 0.45, 0};
-  s.cloth.grid = g;
+  Scene s = testing::grid_scene(n, size, {0, 0.45, 0});
   s.cloth.bend = 0.05;
   s.solver.substeps = 8;
   ColliderDesc sphere;
@@ -284,7 +238,7 @@ TEST(Drape, ClothOnLevelSetSphere) {
   testing::TempDir dir;
   Scene scene = drop_scene(24, 0.8);
   const double voxel = 0.01;
-  save_nvdb(build_mesh_sdf(sphere_mesh({0, 0, 0}, 0.3, 32, 64), voxel, 3), dir.file("s.nvdb"));
+  save_nvdb(build_mesh_sdf(make_uv_sphere({0, 0, 0}, 0.3, 32, 64), voxel, 3), dir.file("s.nvdb"));
   scene.colliders[0].shape = ColliderDesc::Shape::nvdb;
   scene.colliders[0].path = dir.file("s.nvdb");
   const ClothModel cloth = build_cloth(scene);

@@ -7,20 +7,13 @@
 #include "drape/collider.h"
 #include "drape/error.h"
 #include "drape/solver.h"
+#include "test_scenes.h"
 
 namespace drape {
 namespace {
 
 Scene two_corner_scene() {
-  Scene s;
-  s.path = "test";
-  GridDesc g;
-  g.nx = g.nz = 32;
-  g.center = {0, 1, 0};
-  s.cloth.grid = g;
-  s.cloth.pins.kind = PinDesc::Kind::indices;
-  s.cloth.pins.indices = {0, 31};
-  s.wind = {0, 0, 2};
+  Scene s = testing::two_corner_scene();
   s.solver.substeps = 16;
   return s;
 }
@@ -49,24 +42,9 @@ TEST(Cuda, AgreesWithCpu) {
 // keep every vertex outside.
 TEST(Cuda, DrapesOnALevelSetLikeCpu) {
   if (cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device: " << cuda_device_description();
-  Scene scene;
-  scene.path = "test";
-  GridDesc g;
-  g.nx = g.nz = 32;
-  g.size_x = g.size_z = 0.6;
-  g.center = {0, 0.45, 0};
-  scene.cloth.grid = g;
+  Scene scene = testing::grid_scene(32, 0.6, {0, 0.45, 0});
   scene.solver.substeps = 8;
-  TriMesh box;
-  for (int i = 0; i < 8; ++i) {
-    box.positions.push_back({i & 1 ? 0.25 : -0.25, i & 2 ? 0.25 : -0.25, i & 4 ? 0.25 : -0.25});
-  }
-  const unsigned faces[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4},
-                                {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
-  for (const auto& f : faces) {
-    box.triangles.emplace_back(f[0], f[1], f[2]);
-    box.triangles.emplace_back(f[0], f[2], f[3]);
-  }
+  const TriMesh box = make_box(glm::dvec3(-0.25), glm::dvec3(0.25));
   Collider collider;
   collider.desc.shape = ColliderDesc::Shape::nvdb;
   collider.desc.thickness = 0.01;

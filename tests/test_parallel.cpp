@@ -16,6 +16,7 @@
 #include "kernels/bend.h"
 #include "kernels/distance.h"
 #include "simd_pack.h"
+#include "test_scenes.h"
 
 namespace drape {
 namespace {
@@ -195,19 +196,7 @@ TEST(Kernels, PackLanesEqualTheFloatKernel) {
   }
 }
 
-// The agreement case, a 32 x 32 cloth pinned at two corners under gravity and wind.
-Scene two_corner_scene() {
-  Scene s;
-  s.path = "test";
-  GridDesc g;
-  g.nx = g.nz = 32;
-  g.center = {0, 1, 0};
-  s.cloth.grid = g;
-  s.cloth.pins.kind = PinDesc::Kind::indices;
-  s.cloth.pins.indices = {0, 31};
-  s.wind = {0, 0, 2};
-  return s;
-}
+using testing::two_corner_scene;
 
 std::vector<std::vector<glm::dvec3>> run_frames(Solver& solver, int frames) {
   std::vector<std::vector<glm::dvec3>> out(frames);

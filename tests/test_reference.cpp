@@ -9,6 +9,7 @@
 #include "drape/solver.h"
 #include "drape/stats.h"
 #include "spec_transcription.h"
+#include "test_scenes.h"
 
 namespace drape {
 namespace {
@@ -20,14 +21,7 @@ std::string format_double(double x) {
 }
 
 Scene grid_scene(int n, double size) {
-  Scene s;
-  s.path = "test";
-  GridDesc g;
-  g.nx = g.nz = n;
-  g.size_x = g.size_z = size;
-  g.center = {0, 1, 0};
-  s.cloth.grid = g;
-  return s;
+  return testing::grid_scene(n, size, {0, 1, 0});
 }
 
 // The agreement case: a 7x7 grid pinned at two corners under gravity and wind, 12 frames,

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "drape/mesh.h"
+#include "drape/primitives.h"
 #include "drape/scene.h"
 #include "drape/topology.h"
 
@@ -21,7 +22,5 @@ ClothModel build_cloth(const Scene& scene);
 
 // p' = R(rotate_deg) * (scale * p) + translate, R = Rz * Ry * Rx.
 void apply_transform(const Transform& transform, std::vector<glm::dvec3>& positions);
-
-TriMesh make_grid(const GridDesc& grid);
 
 }  // namespace drape

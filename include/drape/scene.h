@@ -52,7 +52,7 @@ struct ColliderDesc {
   enum class Shape { sphere, box, plane, mesh, vdb, nvdb };
   Shape shape = Shape::sphere;
   glm::dvec3 a{0.0}, b{0.0};  // sphere: center a; box: min a, max b; plane: point a, normal b
-  double radius = 0.0;    // sphere radius; box rounding of edges and corners
+  double radius = 0.0;        // sphere radius; box rounding of edges and corners
   std::string path;           // mesh, vdb, nvdb: resolved against the scene file's folder
   std::string grid_name;      // vdb: the grid to read (default: the first level set)
   double voxel_size = 0.005;  // mesh: SDF voxel size, metres

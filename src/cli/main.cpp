@@ -69,14 +69,17 @@ std::vector<std::string> split_commas(const std::string& s) {
   }
 }
 
+// The value after the option at args[i]; advances i past it.
+const std::string& option_value(const std::vector<std::string>& args, std::size_t& i) {
+  if (i + 1 >= args.size()) throw InputError(args[i] + ": needs a value");
+  return args[++i];
+}
+
 SimulateArgs parse_simulate(const std::vector<std::string>& args) {
   SimulateArgs a;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
-    const auto value = [&]() -> const std::string& {
-      if (i + 1 >= args.size()) throw InputError(arg + ": needs a value");
-      return args[++i];
-    };
+    const auto value = [&]() -> const std::string& { return option_value(args, i); };
     if (arg == "-o" || arg == "--output") {
       a.output_dir = value();
     } else if (arg == "--backend") {
@@ -184,10 +187,7 @@ int sdf(const std::vector<std::string>& args) {
   std::int64_t band = 3;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
-    const auto value = [&]() -> const std::string& {
-      if (i + 1 >= args.size()) throw InputError(arg + ": needs a value");
-      return args[++i];
-    };
+    const auto value = [&]() -> const std::string& { return option_value(args, i); };
     if (arg == "-o" || arg == "--output") {
       out_path = value();
     } else if (arg == "--voxel-size") {

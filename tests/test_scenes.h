@@ -1,0 +1,30 @@
+// Scenes shared by the test suites.
+#pragma once
+
+#include "drape/scene.h"
+
+namespace drape::testing {
+
+// An n x n grid cloth of `size` metres in the XZ plane at `center`, nothing else set.
+inline Scene grid_scene(int n, double size, const glm::dvec3& center) {
+  Scene s;
+  s.path = "test";
+  GridDesc g;
+  g.nx = g.nz = n;
+  g.size_x = g.size_z = size;
+  g.center = center;
+  s.cloth.grid = g;
+  return s;
+}
+
+// The parallel issue's agreement case: a 32 x 32 cloth, 1 m, pinned at two corners under gravity
+// and wind.
+inline Scene two_corner_scene() {
+  Scene s = grid_scene(32, 1.0, {0, 1, 0});
+  s.cloth.pins.kind = PinDesc::Kind::indices;
+  s.cloth.pins.indices = {0, 31};
+  s.wind = {0, 0, 2};
+  return s;
+}
+
+}  // namespace drape::testing
