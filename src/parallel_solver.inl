@@ -73,6 +73,20 @@ class ParallelSolver final : public Solver {
 
   void copy_positions(std::vector<glm::dvec3>& out) const override { download(m_x, out); }
   void copy_velocities(std::vector<glm::dvec3>& out) const override { download(m_v, out); }
+
+  SolverState state() const override {
+    SolverState s;
+    download(m_x, s.positions);
+    download(m_v, s.velocities);
+    s.substeps_done = m_substeps_done;
+    return s;
+  }
+
+  void restore(const SolverState& state) override {
+    m_x.upload(std::vector<glm::vec3>(state.positions.begin(), state.positions.end()));
+    m_v.upload(std::vector<glm::vec3>(state.velocities.begin(), state.velocities.end()));
+    m_substeps_done = state.substeps_done;
+  }
   double projections_per_frame() const override { return m_projections; }
 
   std::size_t memory_bytes() const override {

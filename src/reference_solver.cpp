@@ -50,6 +50,12 @@ class ReferenceSolver final : public Solver {
 
   void copy_positions(std::vector<glm::dvec3>& out) const override { out = m_x; }
   void copy_velocities(std::vector<glm::dvec3>& out) const override { out = m_v; }
+  SolverState state() const override { return {m_x, m_v, m_substeps_done}; }
+  void restore(const SolverState& state) override {
+    m_x = state.positions;
+    m_v = state.velocities;
+    m_substeps_done = state.substeps_done;
+  }
 
   double projections_per_frame() const override {
     const double per_iteration = static_cast<double>(m_topo.edge_count() + 2 * m_topo.bend_count());

@@ -3,9 +3,11 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
+#include "checkpoint.h"
 #include "collider_view.h"
 #include "drape/cache.h"
 #include "drape/error.h"
@@ -69,43 +71,117 @@ nlohmann::json settings_json(const Scene& scene, const ClothModel& cloth, int th
 
 }  // namespace
 
-RunSummary run_simulation(const Scene& scene, const ClothModel& cloth, const SolverOptions& options,
-                          const std::string& stats_path, const FrameCallback& on_frame) {
+std::string checkpoint_path(const Scene& scene) {
+  return (scene.output.dir.empty() ? "" : scene.output.dir + "/") + scene.output.name +
+         ".checkpoint";
+}
+
+namespace {
+
+// What a checkpoint must match to be resumed: the cloth as built and every setting that changes
+// its motion (not the frame count, output formats or thread count).
+std::uint64_t run_fingerprint(const Scene& scene, const ClothModel& cloth) {
+  nlohmann::json settings = settings_json(scene, cloth, 0);
+  settings.erase("frames");
+  settings.erase("formats");
+  settings.erase("threads");
+  settings.erase("scene");
+  nlohmann::json colliders = nlohmann::json::array();
+  for (const ColliderDesc& c : scene.colliders) {
+    colliders.push_back({static_cast<int>(c.shape), c.a.x, c.a.y, c.a.z, c.b.x, c.b.y, c.b.z,
+                         c.radius, c.path, c.grid_name, c.voxel_size, c.band, c.friction,
+                         c.restitution, c.thickness, c.transform.scale, c.motion.size()});
+  }
+  settings["colliders"] = colliders;
+  const std::string text = settings.dump();
+  std::uint64_t h = fingerprint_bytes(text.data(), text.size(), 0);
+  h = fingerprint_bytes(cloth.mesh.positions.data(),
+                        cloth.mesh.positions.size() * sizeof(glm::dvec3), h);
+  return fingerprint_bytes(cloth.inv_mass.data(), cloth.inv_mass.size() * sizeof(double), h);
+}
+
+// Temporaries of an interrupted write of this cache (NAME.*.tmpPID), never complete files.
+void remove_stale_temporaries(const Scene& scene) {
+  if (!std::filesystem::is_directory(scene.output.dir.empty() ? "." : scene.output.dir)) return;
+  const std::string prefix = scene.output.name + ".";
+  for (const auto& entry :
+       std::filesystem::directory_iterator(scene.output.dir.empty() ? "." : scene.output.dir)) {
+    const std::string name = entry.path().filename().string();
+    const std::size_t tmp = name.rfind(".tmp");
+    if (name.rfind(prefix, 0) == 0 && tmp != std::string::npos &&
+        name.find_first_not_of("0123456789", tmp + 4) == std::string::npos) {
+      std::error_code ec;
+      std::filesystem::remove(entry.path(), ec);
+    }
+  }
+}
+
+nlohmann::json frame_json(const FrameStats& s) {
+  return {{"frame", s.frame},
+          {"max_strain", s.strain.max},
+          {"mean_strain", s.strain.mean},
+          {"penetrations", s.penetrations},
+          {"ms", s.ms}};
+}
+
+}  // namespace
+
+RunSummary run_simulation(const Scene& scene, const ClothModel& cloth, const RunOptions& options,
+                          const FrameCallback& on_frame) {
   const std::vector<Collider> colliders = build_colliders(scene);
   std::unique_ptr<Solver> solver =
-      make_solver(scene.solver.backend, cloth, physics_params(scene), options, colliders);
+      make_solver(scene.solver.backend, cloth, physics_params(scene), options.solver, colliders);
+  const std::uint64_t fingerprint = run_fingerprint(scene, cloth);
+  const std::string checkpoint_file = checkpoint_path(scene);
+  std::optional<Checkpoint> checkpoint;
+  if (options.resume) {
+    checkpoint = read_checkpoint(checkpoint_file);
+    if (checkpoint && (checkpoint->fingerprint != fingerprint ||
+                       checkpoint->state.positions.size() != cloth.mesh.positions.size())) {
+      throw InputError(checkpoint_file +
+                       ": written by a different scene or settings; run without --resume to "
+                       "start over");
+    }
+  }
 
   RunSummary summary;
   summary.vertices = cloth.mesh.positions.size();
   summary.triangles = cloth.mesh.triangles.size();
   summary.output_dir = scene.output.dir;
-  summary.stats_path = stats_path.empty()
+  summary.stats_path = options.stats_path.empty()
                            ? (scene.output.dir.empty() ? "" : scene.output.dir + "/") + "stats.json"
-                           : stats_path;
+                           : options.stats_path;
   std::error_code ec;
   if (!scene.output.dir.empty()) std::filesystem::create_directories(scene.output.dir, ec);
-  if (ec)
+  if (ec) {
     throw RuntimeError(scene.output.dir + ": cannot create the output folder: " + ec.message());
+  }
+  remove_stale_temporaries(scene);
 
-  nlohmann::json frames = nlohmann::json::array();
   std::vector<glm::dvec3> positions = cloth.mesh.positions;
+  std::vector<FrameStats> stats;
   const auto record = [&](int frame, double ms) {
-    const StrainStats strain = edge_strain(cloth.topology, positions);
-    const std::size_t inside = count_penetrations(colliders, positions, frame / scene.fps);
-    summary.max_strain = std::max(summary.max_strain, strain.max);
-    summary.max_penetrations = std::max(summary.max_penetrations, inside);
-    frames.push_back({{"frame", frame},
-                      {"max_strain", strain.max},
-                      {"mean_strain", strain.mean},
-                      {"penetrations", inside},
-                      {"ms", ms}});
+    FrameStats s;
+    s.frame = frame;
+    s.strain = edge_strain(cloth.topology, positions);
+    s.penetrations = count_penetrations(colliders, positions, frame / scene.fps);
+    s.ms = ms;
+    stats.push_back(s);
   };
-
-  write_frame(scene, 0, positions, cloth.mesh.triangles);
-  record(0, 0.0);
+  int first = 1;
+  if (checkpoint) {
+    solver->restore(checkpoint->state);
+    stats = checkpoint->stats;
+    stats.resize(std::min<std::size_t>(stats.size(), static_cast<std::size_t>(scene.frames) + 1));
+    first = checkpoint->frame + 1;
+    summary.resumed_from = checkpoint->frame;
+  } else {
+    write_frame(scene, 0, positions, cloth.mesh.triangles);
+    record(0, 0.0);
+  }
 
   const Clock::time_point start = Clock::now();
-  for (int frame = 1; frame <= scene.frames; ++frame) {
+  for (int frame = first; frame <= scene.frames; ++frame) {
     const Clock::time_point t0 = Clock::now();
     solver->step_frame();
     solver->copy_positions(positions);
@@ -113,14 +189,22 @@ RunSummary run_simulation(const Scene& scene, const ClothModel& cloth, const Sol
     check_finite(positions, frame);
     write_frame(scene, frame, positions, cloth.mesh.triangles);
     record(frame, ms);
+    write_checkpoint(checkpoint_file, {fingerprint, frame, solver->state(), stats});
     if (on_frame) on_frame(frame, scene.frames, ms);
   }
+  const int simulated = std::max(0, scene.frames - first + 1);
   summary.frames = scene.frames;
   summary.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  summary.ms_per_frame = scene.frames > 0 ? 1000.0 * summary.wall_seconds / scene.frames : 0.0;
+  summary.ms_per_frame = simulated > 0 ? 1000.0 * summary.wall_seconds / simulated : 0.0;
 
-  const nlohmann::json stats = {
-      {"settings", settings_json(scene, cloth, worker_threads(scene, options))},
+  nlohmann::json frames = nlohmann::json::array();
+  for (const FrameStats& s : stats) {
+    summary.max_strain = std::max(summary.max_strain, s.strain.max);
+    summary.max_penetrations = std::max<std::size_t>(summary.max_penetrations, s.penetrations);
+    frames.push_back(frame_json(s));
+  }
+  nlohmann::json stats_json = {
+      {"settings", settings_json(scene, cloth, worker_threads(scene, options.solver))},
       {"summary",
        {{"frames", summary.frames},
         {"wall_seconds", summary.wall_seconds},
@@ -128,7 +212,8 @@ RunSummary run_simulation(const Scene& scene, const ClothModel& cloth, const Sol
         {"max_strain", summary.max_strain},
         {"max_penetrations", summary.max_penetrations}}},
       {"frames", frames}};
-  write_file_atomically(summary.stats_path, stats.dump(2) + "\n");
+  if (summary.resumed_from >= 0) stats_json["summary"]["resumed_from_frame"] = summary.resumed_from;
+  write_file_atomically(summary.stats_path, stats_json.dump(2) + "\n");
   return summary;
 }
 

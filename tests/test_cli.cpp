@@ -1,7 +1,9 @@
 // The drape command end to end: exit codes, one-line errors, caches and stats.
 #include <sys/wait.h>
 
+#include <chrono>
 #include <filesystem>
+#include <random>
 #include <fstream>
 #include <sstream>
 
@@ -30,9 +32,11 @@ std::string slurp(const std::string& path) {
   return s.str();
 }
 
-Result run_drape(const testing::TempDir& dir, const std::string& args) {
-  const std::string cmd =
-      "cd '" + dir.path() + "' && '" DRAPE_EXE "' " + args + " >stdout.txt 2>stderr.txt";
+// Runs drape in `dir`; `wrapper` (e.g. "timeout -s KILL 0.2") goes before the command.
+Result run_drape(const testing::TempDir& dir, const std::string& args,
+                 const std::string& wrapper = "") {
+  const std::string cmd = "cd '" + dir.path() + "' && " + wrapper + " '" DRAPE_EXE "' " + args +
+                          " >stdout.txt 2>stderr.txt";
   const int status = std::system(cmd.c_str());
   Result r;
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -120,6 +124,61 @@ TEST(Cli, CudaWithoutADeviceIsARuntimeError) {
   EXPECT_EQ(r.err.rfind("drape: error: the cuda backend ", 0), 0u) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_EQ(count_files(dir.file("out")), 0u);
+}
+
+// Kills runs with SIGKILL at random moments and resumes them until one finishes: every frame must
+// equal, byte for byte, the frame of an uninterrupted run on the same backend.
+void expect_resume_is_seamless(const std::string& backend) {
+  testing::TempDir dir;
+  dir.write("scene.json", R"({"frames": 40, "solver": {"substeps": 6, "iterations": 10},
+    "cloth": {"mesh": {"grid": {"resolution": [40, 40], "size": [1, 1], "center": [0, 1, 0]}},
+              "pins": [0, 39]},
+    "colliders": [{"sphere": {"center": [0, 0.5, 0], "radius": 0.3}, "motion": [
+      {"time": 0, "translate": [0, 0, 0]}, {"time": 1, "translate": [0.2, 0, 0]}]}],
+    "output": {"dir": "out", "name": "c"}})");
+  const std::string flags = " --backend " + backend + " --quiet";
+  const auto t0 = std::chrono::steady_clock::now();
+  ASSERT_EQ(run_drape(dir, "simulate scene.json -o whole" + flags).code, 0);
+  const double whole = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  // Kill each attempt somewhere in the first 10-60% of a whole run's time.
+  std::mt19937 rng(static_cast<unsigned>(backend.size()));
+  std::uniform_real_distribution<double> fraction(0.1, 0.6);
+  int kills = 0, code = -1;
+  for (int attempt = 0; attempt < 40 && code != 0; ++attempt) {
+    const std::string limit = std::to_string(fraction(rng) * whole);
+    code = run_drape(dir, "simulate scene.json --resume" + flags, "timeout -s KILL " + limit).code;
+    kills += code != 0;
+  }
+  ASSERT_EQ(code, 0) << "the run never finished";
+  EXPECT_GE(kills, 2) << "too few interruptions to test anything";
+  ::testing::Test::RecordProperty("kills_" + backend, kills);
+  for (int frame = 0; frame <= 40; ++frame) {
+    ASSERT_EQ(slurp(frame_path(dir.file("whole"), "c", frame, "ply")),
+              slurp(frame_path(dir.file("out"), "c", frame, "ply")))
+        << backend << ", frame " << frame;
+  }
+  for (const auto& e : fs::directory_iterator(dir.file("out"))) {
+    EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << e.path();
+  }
+}
+
+TEST(Cli, ResumeAfterSigkillIsBitIdenticalOnCpu) { expect_resume_is_seamless("cpu"); }
+TEST(Cli, ResumeAfterSigkillIsBitIdenticalOnReference) { expect_resume_is_seamless("reference"); }
+
+TEST(Cli, ResumeRefusesAForeignCheckpoint) {
+  testing::TempDir dir;
+  dir.write("scene.json", kSmallScene);
+  ASSERT_EQ(run_drape(dir, "simulate scene.json --quiet").code, 0);
+  std::string other = kSmallScene;
+  other.replace(other.find("\"wind\": [0, 0, 1]"), 17, "\"wind\": [0, 0, 2]");
+  dir.write("scene.json", other);
+  Result r = run_drape(dir, "simulate scene.json --resume --quiet");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("sheet.checkpoint: written by a different scene"), std::string::npos) << r.err;
+  dir.write("out/sheet.checkpoint", "DRAPECK1 truncated");
+  r = run_drape(dir, "simulate scene.json --resume --quiet");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("damaged checkpoint"), std::string::npos) << r.err;
 }
 
 TEST(Cli, HelpVersionInfo) {

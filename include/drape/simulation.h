@@ -13,7 +13,8 @@
 namespace drape {
 
 struct RunSummary {
-  int frames = 0;  // simulated frames (frame 0 is written but not simulated)
+  int frames = 0;  // frames in the cache after frame 0
+  int resumed_from = -1;  // the checkpoint's frame when the run was resumed
   std::size_t vertices = 0, triangles = 0;
   double wall_seconds = 0.0;
   double ms_per_frame = 0.0;
@@ -26,11 +27,21 @@ struct RunSummary {
 // Called after each frame is written: (frame, frames, ms for this frame).
 using FrameCallback = std::function<void(int, int, double)>;
 
+struct RunOptions {
+  SolverOptions solver;
+  std::string stats_path;  // empty: DIR/stats.json
+  // Continue from DIR/NAME.checkpoint when there is one (written after every frame): the frames
+  // that follow are bit-identical to those of an uninterrupted run on the same backend.
+  bool resume = false;
+};
+
 // Simulates `scene.frames` frames of `cloth` (from build_cloth), writes NAME.%04d.EXT for frames
-// 0..N and then the stats (to `stats_path`, or DIR/stats.json when empty). Input errors are
-// raised before the first file is written; stats.json is written last, so its presence marks a
-// run that finished.
-RunSummary run_simulation(const Scene& scene, const ClothModel& cloth, const SolverOptions& options,
-                          const std::string& stats_path, const FrameCallback& on_frame);
+// 0..N, a checkpoint after each frame, and then the stats. Input errors are raised before the
+// first file is written; stats.json is written last, so its presence marks a finished run.
+RunSummary run_simulation(const Scene& scene, const ClothModel& cloth, const RunOptions& options,
+                          const FrameCallback& on_frame);
+
+// DIR/NAME.checkpoint
+std::string checkpoint_path(const Scene& scene);
 
 }  // namespace drape

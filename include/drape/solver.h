@@ -27,6 +27,13 @@ PhysicsParams physics_params(const Scene& scene);
 // (Mueller et al. 2006, section 3.3; design doc "Conventions").
 double scaled_stiffness(double k, int iterations);
 
+// Positions and velocities in input order (float backends convert exactly both ways) and the
+// number of substeps taken, which places moving colliders in time.
+struct SolverState {
+  std::vector<glm::dvec3> positions, velocities;
+  long long substeps_done = 0;
+};
+
 class Solver {
  public:
   virtual ~Solver() = default;
@@ -38,6 +45,10 @@ class Solver {
   virtual double projections_per_frame() const = 0;
   // Bytes of solver state and constraints held in the backend's memory (0 if not tracked).
   virtual std::size_t memory_bytes() const { return 0; }
+  // Everything a later step depends on, for checkpoints: restoring a state saved after frame k
+  // and stepping gives bit for bit what stepping on from frame k gives.
+  virtual SolverState state() const = 0;
+  virtual void restore(const SolverState& state) = 0;
 };
 
 struct SolverOptions {

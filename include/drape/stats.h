@@ -1,6 +1,7 @@
 // Per-frame quality figures (design doc, "Quality metrics").
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -19,7 +20,8 @@ StrainStats edge_strain(const Topology& topology, const std::vector<glm::dvec3>&
 struct FrameStats {
   int frame = 0;
   StrainStats strain;
-  double ms = 0.0;  // wall time to simulate this frame (0 for frame 0)
+  std::uint64_t penetrations = 0;  // vertices inside a collider
+  double ms = 0.0;                 // wall time to simulate this frame (0 for frame 0)
 };
 
 }  // namespace drape

@@ -26,7 +26,8 @@ constexpr const char* kUsage = R"(drape — a Position Based Dynamics cloth solv
 
 usage:
   drape simulate SCENE.json [-o DIR] [--backend reference|cpu|cuda] [--frames N]
-                            [--threads N] [--format ply,obj] [--stats FILE] [--quiet]
+                            [--threads N] [--format ply,obj] [--stats FILE] [--resume]
+                            [--quiet]
   drape sdf MESH -o OUT.nvdb [--voxel-size H] [--band N]
                                  precompute a collider's signed distance field
   drape info MESH|SCENE.json     mesh and constraint statistics
@@ -42,6 +43,8 @@ simulate options (each overrides the scene file):
   --frames N         frames to simulate after frame 0
   --format LIST      comma-separated cache formats: ply, obj
   --stats FILE       where to write stats.json (default DIR/stats.json)
+  --resume           continue a killed run from DIR/NAME.checkpoint (written after every
+                     frame); the frames are identical to an uninterrupted run's
   --quiet            no progress bar, no summary
 
 sdf options:
@@ -56,6 +59,7 @@ struct SimulateArgs {
   long long frames = -1;
   int threads = 0;
   bool quiet = false;
+  bool resume = false;
 };
 
 std::vector<std::string> split_commas(const std::string& s) {
@@ -104,6 +108,8 @@ SimulateArgs parse_simulate(const std::vector<std::string>& args) {
       a.stats_path = value();
     } else if (arg == "--quiet" || arg == "-q") {
       a.quiet = true;
+    } else if (arg == "--resume") {
+      a.resume = true;
     } else if (!arg.empty() && arg[0] == '-') {
       throw InputError(arg + ": unknown option (see drape --help)");
     } else if (a.scene_path.empty()) {
@@ -163,12 +169,17 @@ int simulate(const std::vector<std::string>& args) {
   warn_about(scene.cloth.grid ? scene.path : scene.cloth.mesh_path, cloth);
 
   Progress progress(!a.quiet && ::isatty(STDERR_FILENO));
-  SolverOptions options;
-  options.threads = a.threads;
+  RunOptions options;
+  options.solver.threads = a.threads;
+  options.stats_path = a.stats_path;
+  options.resume = a.resume;
   const RunSummary s =
-      run_simulation(scene, cloth, options, a.stats_path,
+      run_simulation(scene, cloth, options,
                      [&](int frame, int frames, double) { progress.update(frame, frames); });
   progress.finish();
+  if (!a.quiet && s.resumed_from >= 0) {
+    std::printf("drape: resumed from frame %d of a checkpoint\n", s.resumed_from);
+  }
   if (!a.quiet) {
     std::printf(
         "drape: simulated %d frames of %zu vertices / %zu triangles on the %s backend in %.2f s "
