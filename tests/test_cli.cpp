@@ -181,6 +181,30 @@ TEST(Cli, ResumeRefusesAForeignCheckpoint) {
   EXPECT_NE(r.err.find("damaged checkpoint"), std::string::npos) << r.err;
 }
 
+TEST(Cli, UnwritableOutputIsARuntimeError) {
+  testing::TempDir dir;
+  dir.write("scene.json", kSmallScene);
+  dir.write("taken", "a file where the output folder should go");
+  const Result r = run_drape(dir, "simulate scene.json -o taken/out");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.err.rfind("drape: error: taken/out: cannot create the output folder", 0), 0u) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+// A full disk, as a file-size limit (ulimit -f, with SIGXFSZ ignored so writes fail with
+// EFBIG): the run stops with one line, exit 1, and leaves neither a frame nor a temporary.
+TEST(Cli, FullDiskLeavesNoPartialFrame) {
+  testing::TempDir dir;
+  dir.write("scene.json", R"({"frames": 3,
+    "cloth": {"mesh": {"grid": {"resolution": [60, 60]}}}, "output": {"dir": "out"}})");
+  const Result r = run_drape(dir, "simulate scene.json", "ulimit -f 64; trap '' XFSZ;");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.err.rfind("drape: error: out/cloth.0000.ply: cannot write: File too large", 0), 0u)
+      << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(count_files(dir.file("out")), 0u);
+}
+
 TEST(Cli, HelpVersionInfo) {
   testing::TempDir dir;
   Result r = run_drape(dir, "--help");

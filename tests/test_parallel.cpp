@@ -153,6 +153,47 @@ TEST(Kernels, FloatConstraintsMatchTheReference) {
   }
 }
 
+// Extreme but legal settings never produce NaN or infinity, on either CPU backend.
+TEST(Solvers, ExtremeSettingsStayFinite) {
+  struct Case {
+    const char* name;
+    void (*apply)(Scene&);
+  };
+  const Case cases[] = {
+      {"stiffness 0", [](Scene& s) { s.cloth.stretch = s.cloth.shear = s.cloth.bend = 0.0; }},
+      {"stiffness 1", [](Scene& s) { s.cloth.stretch = s.cloth.shear = s.cloth.bend = 1.0; }},
+      {"1 substep", [](Scene& s) { s.solver.substeps = 1; }},
+      {"200 iterations", [](Scene& s) { s.solver.iterations = 200; }},
+      {"strong wind", [](Scene& s) { s.wind = {60, -20, 90}; }},
+      {"pins everywhere",
+       [](Scene& s) {
+         s.cloth.pins.kind = PinDesc::Kind::box;
+         s.cloth.pins.box_min = glm::dvec3(-10);
+         s.cloth.pins.box_max = glm::dvec3(10);
+       }},
+      {"no pins", [](Scene& s) { s.cloth.pins.kind = PinDesc::Kind::none; }},
+      {"no damping", [](Scene& s) { s.cloth.damping = 1.0; }},
+      {"full damping", [](Scene& s) { s.cloth.damping = 0.0; }},
+  };
+  for (const Case& c : cases) {
+    Scene scene = testing::grid_scene(16, 1.0, {0, 1, 0});
+    scene.cloth.pins.kind = PinDesc::Kind::indices;
+    scene.cloth.pins.indices = {0, 15};
+    c.apply(scene);
+    const ClothModel cloth = build_cloth(scene);
+    for (const char* backend : {"reference", "cpu"}) {
+      auto solver = make_solver(backend, cloth, physics_params(scene));
+      std::vector<glm::dvec3> x;
+      for (int f = 0; f < 12; ++f) solver->step_frame();
+      solver->copy_positions(x);
+      for (const glm::dvec3& p : x) {
+        ASSERT_TRUE(std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z))
+            << c.name << " on " << backend;
+      }
+    }
+  }
+}
+
 // The cpu backend projects bend pairs four at a time in F4 packs: every lane must compute bit for
 // bit what the float kernel computes (the GPU runs the float kernel).
 TEST(Kernels, PackLanesEqualTheFloatKernel) {
