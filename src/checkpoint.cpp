@@ -33,7 +33,8 @@ class Reader {
   }
 
   void expect(const char* tag, std::size_t size) {
-    if (m_bytes.size() - m_pos < size || std::memcmp(m_bytes.data() + m_pos, tag, size) != 0) fail();
+    if (m_bytes.size() - m_pos < size || std::memcmp(m_bytes.data() + m_pos, tag, size) != 0)
+      fail();
     m_pos += size;
   }
 

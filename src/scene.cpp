@@ -332,10 +332,10 @@ Scene parse_scene(const std::string& text, const std::string& path) {
   json root;
   try {
     root = json::parse(text);
-  } catch (const json::parse_error& e) {
-    // nlohmann's message reads "[json.exception.parse_error.101] parse error at line L, column C:
-    // ..."; keep the part after the id.
-    std::string what = e.what();
+  } catch (const json::exception& e) {
+    // nlohmann's messages read "[json.exception.parse_error.101] parse error at line L, column C:
+    // ..." (or out_of_range.406 for a number too large to hold); keep the part after the id.
+    const std::string what = e.what();
     const std::size_t cut = what.find("] ");
     throw InputError(path +
                      ": invalid JSON: " + (cut == std::string::npos ? what : what.substr(cut + 2)));

@@ -3,8 +3,8 @@
 
 #include <chrono>
 #include <filesystem>
-#include <random>
 #include <fstream>
+#include <random>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -67,8 +67,9 @@ TEST(Cli, SimulateWritesEveryFrameAndStats) {
   const Result r = run_drape(dir, "simulate scene.json");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("simulated 3 frames of 30 vertices"), std::string::npos) << r.out;
-  EXPECT_EQ(r.err, "");  // not a terminal: no progress bar
-  EXPECT_EQ(count_files(dir.file("out")), 4u * 2 + 1);
+  EXPECT_EQ(r.err, "");                                 // not a terminal: no progress bar
+  EXPECT_EQ(count_files(dir.file("out")), 4u * 2 + 2);  // frames, stats.json, the checkpoint
+  EXPECT_TRUE(fs::exists(dir.file("out/sheet.checkpoint")));
   for (int frame = 0; frame <= 3; ++frame) {
     const TriMesh ply = load_mesh(frame_path(dir.file("out"), "sheet", frame, "ply"));
     const TriMesh obj = load_mesh(frame_path(dir.file("out"), "sheet", frame, "obj"));
@@ -98,7 +99,7 @@ TEST(Cli, FlagsOverrideTheScene) {
       dir, "simulate scene.json -o elsewhere --frames 1 --format obj --stats s.json --quiet");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "");
-  EXPECT_EQ(count_files(dir.file("elsewhere")), 2u);
+  EXPECT_EQ(count_files(dir.file("elsewhere")), 3u);  // frames 0 and 1, the checkpoint
   EXPECT_TRUE(fs::exists(dir.file("elsewhere/sheet.0001.obj")));
   EXPECT_TRUE(fs::exists(dir.file("s.json")));
   EXPECT_FALSE(fs::exists(dir.file("out")));
@@ -162,8 +163,12 @@ void expect_resume_is_seamless(const std::string& backend) {
   }
 }
 
-TEST(Cli, ResumeAfterSigkillIsBitIdenticalOnCpu) { expect_resume_is_seamless("cpu"); }
-TEST(Cli, ResumeAfterSigkillIsBitIdenticalOnReference) { expect_resume_is_seamless("reference"); }
+TEST(Cli, ResumeAfterSigkillIsBitIdenticalOnCpu) {
+  expect_resume_is_seamless("cpu");
+}
+TEST(Cli, ResumeAfterSigkillIsBitIdenticalOnReference) {
+  expect_resume_is_seamless("reference");
+}
 
 TEST(Cli, ResumeRefusesAForeignCheckpoint) {
   testing::TempDir dir;
@@ -174,7 +179,8 @@ TEST(Cli, ResumeRefusesAForeignCheckpoint) {
   dir.write("scene.json", other);
   Result r = run_drape(dir, "simulate scene.json --resume --quiet");
   EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.err.find("sheet.checkpoint: written by a different scene"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("sheet.checkpoint: written by a different scene"), std::string::npos)
+      << r.err;
   dir.write("out/sheet.checkpoint", "DRAPECK1 truncated");
   r = run_drape(dir, "simulate scene.json --resume --quiet");
   EXPECT_EQ(r.code, 2);
@@ -187,7 +193,8 @@ TEST(Cli, UnwritableOutputIsARuntimeError) {
   dir.write("taken", "a file where the output folder should go");
   const Result r = run_drape(dir, "simulate scene.json -o taken/out");
   EXPECT_EQ(r.code, 1);
-  EXPECT_EQ(r.err.rfind("drape: error: taken/out: cannot create the output folder", 0), 0u) << r.err;
+  EXPECT_EQ(r.err.rfind("drape: error: taken/out: cannot create the output folder", 0), 0u)
+      << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 

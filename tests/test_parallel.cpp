@@ -164,7 +164,10 @@ TEST(Solvers, ExtremeSettingsStayFinite) {
       {"stiffness 1", [](Scene& s) { s.cloth.stretch = s.cloth.shear = s.cloth.bend = 1.0; }},
       {"1 substep", [](Scene& s) { s.solver.substeps = 1; }},
       {"200 iterations", [](Scene& s) { s.solver.iterations = 200; }},
-      {"strong wind", [](Scene& s) { s.wind = {60, -20, 90}; }},
+      {"strong wind",
+       [](Scene& s) {
+         s.wind = {60, -20, 90};
+       }},
       {"pins everywhere",
        [](Scene& s) {
          s.cloth.pins.kind = PinDesc::Kind::box;
@@ -227,7 +230,8 @@ TEST(Kernels, PackLanesEqualTheFloatKernel) {
     for (int lane = 0; lane < 4; ++lane) {
       kernels::Vec3<float> q[4];
       const float scalar = kernels::bend_coefficient(p[lane], w[lane], rest[lane], 0.3f, q);
-      ASSERT_EQ(std::memcmp(&scalar, &packed.v[lane], sizeof(float)), 0) << "trial " << trial;
+      const float lane_value = packed[lane];
+      ASSERT_EQ(std::memcmp(&scalar, &lane_value, sizeof(float)), 0) << "trial " << trial;
       for (int j = 0; j < 4; ++j) {
         ASSERT_EQ(q[j].x, qq[j].x[lane]);
         ASSERT_EQ(q[j].y, qq[j].y[lane]);

@@ -144,6 +144,16 @@ TEST(Scene, BadInputNamesFileAndKey) {
             "value - unexpected '}'; expected '[', '{', or a literal");
 }
 
+// Found by fuzz_scene: a number too large for a double made nlohmann throw out_of_range, which
+// escaped as a crash instead of an input error.
+TEST(Scene, NumberOverflowIsAnInputError) {
+  EXPECT_EQ(error_of("{\"fps\": 1e999999}"),
+            "s.json: invalid JSON: number overflow parsing '1e999999'");
+  EXPECT_EQ(error_of("22222222.2222E00000000000000000000000000000000011096869482069986333"),
+            "s.json: invalid JSON: number overflow parsing "
+            "'22222222.2222E00000000000000000000000000000000011096869482069986333'");
+}
+
 TEST(Scene, MeshPathIsRelativeToTheSceneFile) {
   const Scene s = parse_scene(R"({"cloth": {"mesh": "garments/shirt.obj"}})", "scenes/a/s.json");
   EXPECT_EQ(s.cloth.mesh_path, "scenes/a/garments/shirt.obj");
