@@ -16,6 +16,9 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "bench_util.h"
 #include "drape/cache.h"
@@ -74,26 +77,62 @@ Measurement measure(const Config& config, const drape::ClothModel& cloth,
   return m;
 }
 
+// Runs f in a child process; returns its peak resident memory in MB. The parent stays small, so
+// the child's peak is what f itself needed.
+template <class F>
+double child_peak_mb(F f) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    f();
+    std::_Exit(0);
+  }
+  int status = 0;
+  struct rusage usage {};
+  wait4(pid, &status, 0, &usage);
+  return static_cast<double>(usage.ru_maxrss) / 1024.0;
+}
+
+// Load time and peak memory of OBJ and binary PLY grids of about 1M and 5M triangles: both should
+// grow linearly with the size.
 nlohmann::json mesh_load_benchmark() {
-  drape::GridDesc g;
-  g.nx = g.nz = 709;  // 2 * 708^2 = 1,002,528 triangles
-  const drape::TriMesh mesh = drape::make_grid(g);
   const std::string dir = std::filesystem::temp_directory_path().string();
-  nlohmann::json out = {{"triangles", mesh.triangles.size()}};
-  for (const std::string ext : {"obj", "ply"}) {
-    const std::string path = dir + "/drape-bench-1M." + ext;
-    drape::write_file_atomically(path, ext == "obj"
-                                           ? drape::encode_obj(mesh.positions, mesh.triangles)
-                                           : drape::encode_ply(mesh.positions, mesh.triangles));
-    std::vector<double> s;
-    for (int r = 0; r < 3; ++r) {
-      const Clock::time_point t0 = Clock::now();
-      const drape::TriMesh loaded = drape::load_mesh(path);
-      s.push_back(seconds_since(t0));
+  nlohmann::json out = nlohmann::json::array();
+  std::printf("| mesh | triangles | load s | peak MB |\n|---|---|---|---|\n");
+  for (int n : {709, 1582}) {  // 2 (n-1)^2 = 1,002,528 and 5,000,562 triangles
+    const std::size_t triangles = 2 * static_cast<std::size_t>(n - 1) * (n - 1);
+    for (const std::string ext : {"obj", "ply"}) {
+      const std::string path = dir + "/drape-bench-load." + ext;
+      child_peak_mb([&] {
+        drape::GridDesc g;
+        g.nx = g.nz = n;
+        const drape::TriMesh mesh = drape::make_grid(g);
+        drape::write_file_atomically(path, ext == "obj"
+                                               ? drape::encode_obj(mesh.positions, mesh.triangles)
+                                               : drape::encode_ply(mesh.positions, mesh.triangles));
+      });
+      std::vector<double> s;
+      double peak = 0.0;
+      for (int r = 0; r < 3; ++r) {
+        peak = std::max(peak, child_peak_mb([&] {
+          const Clock::time_point t0 = Clock::now();
+          drape::load_mesh(path);
+          const double seconds = seconds_since(t0);
+          std::FILE* f = std::fopen((path + ".time").c_str(), "w");
+          std::fprintf(f, "%.17g", seconds);
+          std::fclose(f);
+        }));
+        std::FILE* f = std::fopen((path + ".time").c_str(), "r");
+        double seconds = 0.0;
+        if (std::fscanf(f, "%lf", &seconds) != 1) seconds = 0.0;
+        std::fclose(f);
+        s.push_back(seconds);
+      }
+      std::filesystem::remove(path);
+      std::filesystem::remove(path + ".time");
+      std::printf("| %s | %zu | %.2f | %.0f |\n", ext.c_str(), triangles, median(s), peak);
+      out.push_back({{"format", ext}, {"triangles", triangles}, {"load_seconds", median(s)},
+                     {"peak_mb", peak}});
     }
-    out[ext + "_load_seconds"] = median(s);
-    std::filesystem::remove(path);
-    std::printf("load 1M-triangle %s: %.2f s (median of 3)\n", ext.c_str(), median(s));
   }
   return out;
 }
