@@ -212,6 +212,37 @@ TEST(Cli, FullDiskLeavesNoPartialFrame) {
   EXPECT_EQ(count_files(dir.file("out")), 0u);
 }
 
+// Coordinates near float's limit overflow in the float32 solve: the run stops at the first frame
+// with a non-finite position, names it and the vertex, and does not write that frame.
+TEST(Cli, NumericalGuardStopsBeforeABadFrame) {
+  testing::TempDir dir;
+  dir.write("big.obj", "v 0 0 0\nv 3e38 0 0\nv 0 0 3e38\nv 3e38 0 3e38\nf 1 2 4\nf 1 4 3\n");
+  dir.write("scene.json",
+            R"({"frames": 2, "cloth": {"mesh": "big.obj"}, "output": {"dir": "out"}})");
+  const Result r = run_drape(dir, "simulate scene.json --backend cpu");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.err,
+            "drape: error: frame 1: vertex 0 has a non-finite position; the solve diverged\n");
+  EXPECT_TRUE(fs::exists(dir.file("out/cloth.0000.ply")));
+  EXPECT_FALSE(fs::exists(dir.file("out/cloth.0001.ply")));
+  EXPECT_FALSE(fs::exists(dir.file("out/stats.json")));
+}
+
+// On a terminal (here a pseudo-terminal from util-linux's `script`) a progress bar with frame k/N,
+// ms/frame and an ETA is drawn on stderr; elsewhere it is not (every other test).
+TEST(Cli, ProgressBarOnATerminal) {
+  if (std::system("command -v script >/dev/null 2>&1") != 0) GTEST_SKIP() << "no `script` here";
+  testing::TempDir dir;
+  dir.write("scene.json", kSmallScene);
+  const std::string cmd = "cd '" + dir.path() +
+                          "' && script -qec \"'" DRAPE_EXE
+                          "' simulate scene.json\" typescript >/dev/null 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  const std::string screen = slurp(dir.file("typescript"));
+  EXPECT_NE(screen.find("frame 3/3"), std::string::npos) << screen;
+  EXPECT_NE(screen.find("ms/frame  ETA"), std::string::npos) << screen;
+}
+
 TEST(Cli, HelpVersionInfo) {
   testing::TempDir dir;
   Result r = run_drape(dir, "--help");
