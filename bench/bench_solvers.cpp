@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
 #include "bench_util.h"
 #include "drape/cache.h"
@@ -114,13 +114,13 @@ nlohmann::json mesh_load_benchmark() {
       double peak = 0.0;
       for (int r = 0; r < 3; ++r) {
         peak = std::max(peak, child_peak_mb([&] {
-          const Clock::time_point t0 = Clock::now();
-          drape::load_mesh(path);
-          const double seconds = seconds_since(t0);
-          std::FILE* f = std::fopen((path + ".time").c_str(), "w");
-          std::fprintf(f, "%.17g", seconds);
-          std::fclose(f);
-        }));
+                          const Clock::time_point t0 = Clock::now();
+                          drape::load_mesh(path);
+                          const double seconds = seconds_since(t0);
+                          std::FILE* f = std::fopen((path + ".time").c_str(), "w");
+                          std::fprintf(f, "%.17g", seconds);
+                          std::fclose(f);
+                        }));
         std::FILE* f = std::fopen((path + ".time").c_str(), "r");
         double seconds = 0.0;
         if (std::fscanf(f, "%lf", &seconds) != 1) seconds = 0.0;
@@ -130,7 +130,9 @@ nlohmann::json mesh_load_benchmark() {
       std::filesystem::remove(path);
       std::filesystem::remove(path + ".time");
       std::printf("| %s | %zu | %.2f | %.0f |\n", ext.c_str(), triangles, median(s), peak);
-      out.push_back({{"format", ext}, {"triangles", triangles}, {"load_seconds", median(s)},
+      out.push_back({{"format", ext},
+                     {"triangles", triangles},
+                     {"load_seconds", median(s)},
                      {"peak_mb", peak}});
     }
   }

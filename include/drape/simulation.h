@@ -13,7 +13,7 @@
 namespace drape {
 
 struct RunSummary {
-  int frames = 0;  // frames in the cache after frame 0
+  int frames = 0;         // frames in the cache after frame 0
   int resumed_from = -1;  // the checkpoint's frame when the run was resumed
   std::size_t vertices = 0, triangles = 0;
   double wall_seconds = 0.0;

@@ -173,9 +173,9 @@ int simulate(const std::vector<std::string>& args) {
   options.solver.threads = a.threads;
   options.stats_path = a.stats_path;
   options.resume = a.resume;
-  const RunSummary s =
-      run_simulation(scene, cloth, options,
-                     [&](int frame, int frames, double) { progress.update(frame, frames); });
+  const RunSummary s = run_simulation(scene, cloth, options, [&](int frame, int frames, double) {
+    progress.update(frame, frames);
+  });
   progress.finish();
   if (!a.quiet && s.resumed_from >= 0) {
     std::printf("drape: resumed from frame %d of a checkpoint\n", s.resumed_from);
