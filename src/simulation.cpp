@@ -79,18 +79,43 @@ std::string checkpoint_path(const Scene& scene) {
 namespace {
 
 // What a checkpoint must match to be resumed: the cloth as built and every setting that changes
-// its motion (not the frame count, output formats or thread count).
+// its motion or the cache (not the frame count, which a resume may raise, or the thread count).
 std::uint64_t run_fingerprint(const Scene& scene, const ClothModel& cloth) {
   nlohmann::json settings = settings_json(scene, cloth, 0);
   settings.erase("frames");
-  settings.erase("formats");
   settings.erase("threads");
   settings.erase("scene");
   nlohmann::json colliders = nlohmann::json::array();
   for (const ColliderDesc& c : scene.colliders) {
-    colliders.push_back({static_cast<int>(c.shape), c.a.x, c.a.y, c.a.z, c.b.x, c.b.y, c.b.z,
-                         c.radius, c.path, c.grid_name, c.voxel_size, c.band, c.friction,
-                         c.restitution, c.thickness, c.transform.scale, c.motion.size()});
+    nlohmann::json motion = nlohmann::json::array();
+    for (const MotionKey& k : c.motion) {
+      motion.push_back({k.time, k.translate.x, k.translate.y, k.translate.z, k.rotate_deg.x,
+                        k.rotate_deg.y, k.rotate_deg.z});
+    }
+    const Transform& t = c.transform;
+    colliders.push_back({static_cast<int>(c.shape),
+                         c.a.x,
+                         c.a.y,
+                         c.a.z,
+                         c.b.x,
+                         c.b.y,
+                         c.b.z,
+                         c.radius,
+                         c.path,
+                         c.grid_name,
+                         c.voxel_size,
+                         c.band,
+                         c.friction,
+                         c.restitution,
+                         c.thickness,
+                         t.scale,
+                         t.rotate_deg.x,
+                         t.rotate_deg.y,
+                         t.rotate_deg.z,
+                         t.translate.x,
+                         t.translate.y,
+                         t.translate.z,
+                         motion});
   }
   settings["colliders"] = colliders;
   const std::string text = settings.dump();
