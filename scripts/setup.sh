@@ -18,6 +18,12 @@ if [ "${#missing[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
+# Pixar's USD library for Python, used by the test that reads the USD cache back.
+if ! python3 -c 'import pxr' >/dev/null 2>&1 && python3 -m pip --version >/dev/null 2>&1; then
+  echo "setup: installing usd-core (PyPI) for the USD cache test" >&2
+  python3 -m pip install -q usd-core >/dev/null 2>&1 || echo "setup: usd-core unavailable; its test will skip" >&2
+fi
+
 build_dir=${DRAPE_BUILD_DIR:-build}
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release ${DRAPE_CMAKE_ARGS:-} >/dev/null
 cmake --build "$build_dir"

@@ -23,7 +23,7 @@ const std::vector<std::string>& known_backends() {
 }
 
 const std::vector<std::string>& known_formats() {
-  static const std::vector<std::string> names{"ply", "obj"};
+  static const std::vector<std::string> names{"ply", "obj", "usd"};
   return names;
 }
 
@@ -390,7 +390,8 @@ void validate_scene(const Scene& s) {
   for (const std::string& f : s.output.formats) {
     const auto& formats = known_formats();
     if (std::find(formats.begin(), formats.end(), f) == formats.end()) {
-      throw InputError(s.path + ": output.formats: unknown format '" + f + "' (known: ply, obj)");
+      throw InputError(s.path + ": output.formats: unknown format '" + f +
+                       "' (known: ply, obj, usd)");
     }
     if (!seen.insert(f).second) throw InputError(s.path + ": output.formats: '" + f + "' twice");
   }

@@ -1,5 +1,6 @@
 #include "drape/simulation.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -12,6 +13,7 @@
 #include "drape/cache.h"
 #include "drape/error.h"
 #include "drape/solver.h"
+#include "usd_cache.h"
 
 namespace drape {
 
@@ -22,6 +24,7 @@ using Clock = std::chrono::steady_clock;
 void write_frame(const Scene& scene, int frame, const std::vector<glm::dvec3>& positions,
                  const std::vector<glm::uvec3>& triangles) {
   for (const std::string& format : scene.output.formats) {
+    if (format == "usd") continue;  // one file for the whole run: UsdCacheWriter
     const std::string path = frame_path(scene.output.dir, scene.output.name, frame, format);
     write_file_atomically(path, format == "ply" ? encode_ply(positions, triangles)
                                                 : encode_obj(positions, triangles));
@@ -194,15 +197,27 @@ RunSummary run_simulation(const Scene& scene, const ClothModel& cloth, const Run
     stats.push_back(s);
   };
   int first = 1;
+  std::optional<UsdCacheWriter> usd;
+  const auto& formats = scene.output.formats;
+  const bool want_usd = std::find(formats.begin(), formats.end(), "usd") != formats.end();
   if (checkpoint) {
     solver->restore(checkpoint->state);
     stats = checkpoint->stats;
     stats.resize(std::min<std::size_t>(stats.size(), static_cast<std::size_t>(scene.frames) + 1));
     first = checkpoint->frame + 1;
     summary.resumed_from = checkpoint->frame;
+    if (want_usd) {
+      usd.emplace(scene.output.dir, scene.output.name, scene.fps, cloth.mesh.triangles,
+                  checkpoint->frame, checkpoint->state.positions);
+    }
   } else {
     write_frame(scene, 0, positions, cloth.mesh.triangles);
     record(0, 0.0);
+    if (want_usd) {
+      usd.emplace(scene.output.dir, scene.output.name, scene.fps, cloth.mesh.triangles, -1,
+                  std::vector<glm::dvec3>());
+      usd->add_frame(0, positions);
+    }
   }
 
   const Clock::time_point start = Clock::now();
@@ -213,10 +228,12 @@ RunSummary run_simulation(const Scene& scene, const ClothModel& cloth, const Run
     const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     check_finite(positions, frame);
     write_frame(scene, frame, positions, cloth.mesh.triangles);
+    if (usd) usd->add_frame(frame, positions);
     record(frame, ms);
     write_checkpoint(checkpoint_file, {fingerprint, frame, solver->state(), stats});
     if (on_frame) on_frame(frame, scene.frames, ms);
   }
+  if (usd) usd->finish(scene.frames);
   const int simulated = std::max(0, scene.frames - first + 1);
   summary.frames = scene.frames;
   summary.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();

@@ -26,7 +26,7 @@ constexpr const char* kUsage = R"(drape — a Position Based Dynamics cloth solv
 
 usage:
   drape simulate SCENE.json [-o DIR] [--backend reference|cpu|cuda] [--frames N]
-                            [--threads N] [--format ply,obj] [--stats FILE] [--resume]
+                            [--threads N] [--format ply,obj,usd] [--stats FILE] [--resume]
                             [--quiet]
   drape sdf MESH -o OUT.nvdb [--voxel-size H] [--band N]
                                  precompute a collider's signed distance field
@@ -41,7 +41,7 @@ simulate options (each overrides the scene file):
                        cuda       graph-coloured, float32, on an NVIDIA GPU
   --threads N        worker threads of the cpu backend (default: all cores)
   --frames N         frames to simulate after frame 0
-  --format LIST      comma-separated cache formats: ply, obj
+  --format LIST      comma-separated cache formats: ply, obj, usd (one NAME.usda)
   --stats FILE       where to write stats.json (default DIR/stats.json)
   --resume           continue a killed run from DIR/NAME.checkpoint (written after every
                      frame); the frames are identical to an uninterrupted run's
@@ -138,7 +138,7 @@ void apply_overrides(const SimulateArgs& a, Scene& scene) {
     for (const std::string& f : scene.output.formats) {
       const auto& known = known_formats();
       if (std::find(known.begin(), known.end(), f) == known.end()) {
-        throw InputError("--format: unknown format '" + f + "' (known: ply, obj)");
+        throw InputError("--format: unknown format '" + f + "' (known: ply, obj, usd)");
       }
     }
   }

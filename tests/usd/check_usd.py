@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Opens drape's USD cache with Pixar's USD Python API (the usd-core package) and checks it
+against the PLY frames of the same run: time range and rate, stage metadata, the Mesh prim's
+topology, and points equal to the PLY positions bit for bit at every frame. Also checks that a
+run killed before its end leaves no .usda, and that a resumed run writes the same .usda as an
+uninterrupted one. Exits 77 (skipped) when usd-core is not installed."""
+import os
+import random
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+try:
+    from pxr import Usd, UsdGeom
+except ImportError:
+    print("skipped: usd-core is not installed (pip install usd-core)")
+    sys.exit(77)
+
+DRAPE = sys.argv[1]
+FRAMES = 8
+SCENE = """{"frames": %d, "fps": 30, "solver": {"substeps": 8},
+  "cloth": {"mesh": {"grid": {"resolution": [32, 28], "size": [1, 1], "center": [0, 1, 0]}},
+            "pins": [0, 23]},
+  "colliders": [{"sphere": {"center": [0, 0.6, 0], "radius": 0.25}}],
+  "output": {"dir": "out", "name": "sheet", "formats": ["usd", "ply"]}}""" % FRAMES
+
+
+def read_ply(path):
+    data = open(path, "rb").read()
+    end = data.index(b"end_header\n") + len(b"end_header\n")
+    header = data[:end].decode().split("\n")
+    n = int(next(l for l in header if l.startswith("element vertex")).split()[2])
+    return [struct.unpack_from("<3f", data, end + 12 * i) for i in range(n)]
+
+
+def check(condition, what):
+    if not condition:
+        print("FAIL:", what)
+        sys.exit(1)
+
+
+def run(cwd, *args, kill_after=None):
+    cmd = [DRAPE, "simulate", "scene.json", "--quiet", *args]
+    if kill_after is None:
+        return subprocess.run(cmd, cwd=cwd).returncode
+    proc = subprocess.Popen(cmd, cwd=cwd)
+    try:
+        return proc.wait(timeout=kill_after)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        return -9
+
+
+with tempfile.TemporaryDirectory() as work:
+    open(os.path.join(work, "scene.json"), "w").write(SCENE)
+    start = time.monotonic()
+    check(run(work) == 0, "drape simulate failed")
+    whole = time.monotonic() - start
+    usda = os.path.join(work, "out", "sheet.usda")
+    stage = Usd.Stage.Open(usda)
+    check(stage.GetStartTimeCode() == 0 and stage.GetEndTimeCode() == FRAMES, "time range")
+    check(stage.GetTimeCodesPerSecond() == 30, "timeCodesPerSecond")
+    check(UsdGeom.GetStageUpAxis(stage) == "Y", "upAxis")
+    check(UsdGeom.GetStageMetersPerUnit(stage) == 1, "metersPerUnit")
+    mesh = UsdGeom.Mesh(stage.GetDefaultPrim())
+    check(bool(mesh), "the default prim is a Mesh")
+    check(mesh.GetSubdivisionSchemeAttr().Get() == "none", "subdivisionScheme")
+    counts = mesh.GetFaceVertexCountsAttr().Get()
+    check(len(counts) == 2 * 31 * 27 and set(counts) == {3}, "faceVertexCounts")
+    check(mesh.GetNormalsInterpolation() == "vertex", "vertex normals")
+    for frame in range(FRAMES + 1):
+        points = mesh.GetPointsAttr().Get(frame)
+        ply = read_ply(os.path.join(work, "out", "sheet.%04d.ply" % frame))
+        check(len(points) == len(ply) == 896, "point count at frame %d" % frame)
+        check(all(tuple(p) == q for p, q in zip(points, ply)), "points equal PLY at frame %d" % frame)
+        check(len(mesh.GetNormalsAttr().Get(frame)) == 896, "normals at frame %d" % frame)
+        check(len(mesh.GetVelocitiesAttr().Get(frame)) == 896, "velocities at frame %d" % frame)
+        check(len(mesh.GetExtentAttr().Get(frame)) == 2, "extent at frame %d" % frame)
+    reference = open(usda).read()
+
+    os.rename(os.path.join(work, "out"), os.path.join(work, "whole"))
+    check(run(work, kill_after=0.3 * whole) != 0, "the first run was meant to be killed")
+    check(not os.path.exists(usda), "a killed run left a .usda")
+    rng = random.Random(3)
+    for attempt in range(40):
+        if run(work, "--resume", kill_after=rng.uniform(0.25, 0.7) * whole) == 0:
+            break
+    check(os.path.exists(usda), "the resumed run finished")
+    check(open(usda).read() == reference, "the resumed .usda equals the uninterrupted one")
+print("usd cache: all checks passed")
