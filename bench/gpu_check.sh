@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 
 if [ "${1:-}" = "--prepare" ]; then
   rm -rf .deps && mkdir -p .deps/include
-  cp -r /usr/include/glm /usr/include/nlohmann /usr/include/nanovdb .deps/include/
+  cp -r /usr/include/glm /usr/include/nlohmann /usr/include/nanovdb /usr/include/stb .deps/include/
   cp -r /usr/src/googletest .deps/googletest
   du -sh .deps
   exit 0

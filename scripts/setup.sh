@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build g++ libglm-dev nlohmann-json3-dev libgtest-dev libnanovdb-dev libopenvdb-dev
-  libboost-dev libtbb-dev)
+  libboost-dev libtbb-dev libstb-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -12,6 +12,8 @@
 
 #include "drape/cache.h"
 #include "drape/mesh.h"
+#include "drape/primitives.h"
+#include "drape/render.h"
 #include "drape/solver.h"
 #include "test_util.h"
 
@@ -241,6 +243,53 @@ TEST(Cli, ProgressBarOnATerminal) {
   const std::string screen = slurp(dir.file("typescript"));
   EXPECT_NE(screen.find("frame 3/3"), std::string::npos) << screen;
   EXPECT_NE(screen.find("ms/frame  ETA"), std::string::npos) << screen;
+}
+
+// PNG width and height from the IHDR chunk.
+std::pair<int, int> png_size(const std::string& png) {
+  if (png.size() < 24 || png.compare(1, 3, "PNG") != 0) return {0, 0};
+  const auto be32 = [&](std::size_t at) {
+    return (static_cast<unsigned char>(png[at]) << 24) |
+           (static_cast<unsigned char>(png[at + 1]) << 16) |
+           (static_cast<unsigned char>(png[at + 2]) << 8) | static_cast<unsigned char>(png[at + 3]);
+  };
+  return {be32(16), be32(20)};
+}
+
+TEST(Cli, RenderFramesAndContactSheets) {
+  testing::TempDir dir;
+  dir.write("scene.json", R"({"frames": 4,
+    "cloth": {"mesh": {"grid": {"resolution": [12, 12], "center": [0, 0.6, 0]}}},
+    "colliders": [{"sphere": {"center": [0, 0, 0], "radius": 0.4}},
+                  {"plane": {"point": [0, -0.5, 0]}}],
+    "output": {"dir": "out", "name": "c"}})");
+  ASSERT_EQ(run_drape(dir, "simulate scene.json --quiet").code, 0);
+  Result r = run_drape(dir, "render scene.json -o last.png --size 200x150");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(png_size(slurp(dir.file("last.png"))), std::make_pair(200, 150));
+  r = run_drape(dir, "render scene.json -o sheet.png --frames 0,2,4 --columns 2 --size 100x80");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(png_size(slurp(dir.file("sheet.png"))), std::make_pair(200, 160));
+  r = run_drape(dir, "render out/c.0004.ply -o mesh.png");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(png_size(slurp(dir.file("mesh.png"))), std::make_pair(640, 480));
+  r = run_drape(dir, "render scene.json -o x.png --frames 9");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("out/c.0009.ply: frame 9 is not in the cache"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir.file("x.png")));
+}
+
+// The rasterizer draws what is in front: a frame's picture is not the empty background.
+TEST(Render, DrawsTheClothAndColliders) {
+  RenderMesh sphere{make_uv_sphere(glm::dvec3(0.0), 0.5, 12, 24), glm::vec3(0.9f, 0.1f, 0.1f),
+                    true};
+  const Image image = render_meshes({sphere}, 64, 48);
+  std::size_t red = 0;
+  for (std::size_t i = 0; i < image.rgb.size(); i += 3) red += image.rgb[i] > 2 * image.rgb[i + 1];
+  EXPECT_GT(red, 64u * 48u / 10);
+  EXPECT_LT(red, 64u * 48u);
+  const Image empty = render_meshes({}, 8, 8);
+  EXPECT_EQ(empty.rgb[0], empty.rgb[3]);
 }
 
 TEST(Cli, HelpVersionInfo) {

@@ -14,6 +14,7 @@
 #include "drape/collider.h"
 #include "drape/colouring.h"
 #include "drape/error.h"
+#include "drape/render.h"
 #include "drape/scene.h"
 #include "drape/simulation.h"
 #include "drape/topology.h"
@@ -30,6 +31,8 @@ usage:
                             [--quiet]
   drape sdf MESH -o OUT.nvdb [--voxel-size H] [--band N]
                                  precompute a collider's signed distance field
+  drape render SCENE.json|MESH -o OUT.png [--frames K[,K...]] [--columns N] [--size WxH]
+                                 a shaded picture of cached frames (several: a contact sheet)
   drape info MESH|SCENE.json     mesh and constraint statistics
   drape --help | --version
 
@@ -192,6 +195,84 @@ int simulate(const std::vector<std::string>& args) {
   return 0;
 }
 
+bool ends_with_json(const std::string& path) {
+  return path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0;
+}
+
+std::vector<int> parse_frame_list(const std::string& text) {
+  std::vector<int> frames;
+  for (const std::string& item : split_commas(text)) {
+    std::int64_t f = 0;
+    if (!parse_int(item, f) || f < 0 || f > 10'000'000) {
+      throw InputError("--frames: expected frame numbers, got '" + text + "'");
+    }
+    frames.push_back(static_cast<int>(f));
+  }
+  return frames;
+}
+
+int render(const std::vector<std::string>& args) {
+  std::string input, out_path;
+  std::vector<int> frames;
+  std::int64_t columns = 4, width = 640, height = 480;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    const auto value = [&]() -> const std::string& { return option_value(args, i); };
+    if (arg == "-o" || arg == "--output") {
+      out_path = value();
+    } else if (arg == "--frame" || arg == "--frames") {
+      frames = parse_frame_list(value());
+    } else if (arg == "--columns") {
+      const std::string& v = value();
+      if (!parse_int(v, columns) || columns < 1 || columns > 64) {
+        throw InputError("--columns: expected 1 to 64, got '" + v + "'");
+      }
+    } else if (arg == "--size") {
+      const std::string v = value();
+      const std::size_t x = v.find('x');
+      if (x == std::string::npos || !parse_int(v.substr(0, x), width) ||
+          !parse_int(v.substr(x + 1), height) || width < 16 || height < 16 || width > 8192 ||
+          height > 8192) {
+        throw InputError("--size: expected WIDTHxHEIGHT from 16 to 8192, got '" + v + "'");
+      }
+    } else if (!arg.empty() && arg[0] == '-') {
+      throw InputError(arg + ": unknown option (see drape --help)");
+    } else if (input.empty()) {
+      input = arg;
+    } else {
+      throw InputError(arg + ": unexpected argument");
+    }
+  }
+  if (input.empty()) throw InputError("render: needs a scene or a mesh file (see drape --help)");
+  if (out_path.empty()) throw InputError("render: needs -o OUT.png");
+  std::vector<Image> tiles;
+  const int w = static_cast<int>(width), h = static_cast<int>(height);
+  if (ends_with_json(input)) {
+    const Scene scene = load_scene(input);
+    if (frames.empty()) frames.push_back(scene.frames);
+    for (int frame : frames) {
+      int skipped = 0;
+      tiles.push_back(render_meshes(scene_frame_meshes(scene, frame, skipped), w, h));
+      if (skipped > 0 && frame == frames.front()) {
+        std::fprintf(stderr, "drape: note: %d level-set collider(s) have no mesh to draw\n",
+                     skipped);
+      }
+    }
+  } else {
+    if (!frames.empty()) throw InputError("--frames: applies to a scene, not to a mesh file");
+    tiles.push_back(
+        render_meshes({{load_mesh(input), glm::vec3(0.35f, 0.55f, 0.85f), true}}, w, h));
+  }
+  const Image image = tiles.size() == 1
+                          ? tiles[0]
+                          : contact_sheet(tiles, std::min<int>(static_cast<int>(columns),
+                                                               static_cast<int>(tiles.size())));
+  write_png(out_path, image);
+  std::printf("drape: wrote %s (%dx%d, %zu frame%s)\n", out_path.c_str(), image.width, image.height,
+              tiles.size(), tiles.size() == 1 ? "" : "s");
+  return 0;
+}
+
 int sdf(const std::vector<std::string>& args) {
   std::string mesh_path, out_path;
   double voxel = 0.005;
@@ -231,10 +312,6 @@ int sdf(const std::vector<std::string>& args) {
               out_path.c_str(), mesh_path.c_str(), voxel, static_cast<long long>(band),
               static_cast<double>(grid.size()) / 1e6, seconds);
   return 0;
-}
-
-bool ends_with_json(const std::string& path) {
-  return path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0;
 }
 
 void print_colours(const char* kind, const Colouring& c) {
@@ -298,6 +375,7 @@ int run(int argc, char** argv) {
   if (args[0] == "simulate") return simulate(rest);
   if (args[0] == "info") return info(rest);
   if (args[0] == "sdf") return sdf(rest);
+  if (args[0] == "render") return render(rest);
   throw InputError(args[0] + ": unknown command (see drape --help)");
 }
 
