@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build g++ libglm-dev nlohmann-json3-dev libgtest-dev libnanovdb-dev libopenvdb-dev
-  libboost-dev libtbb-dev libstb-dev)
+  libboost-dev libtbb-dev libstb-dev pybind11-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
@@ -18,11 +18,14 @@ if [ "${#missing[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-# Pixar's USD library for Python, used by the test that reads the USD cache back.
-if ! python3 -c 'import pxr' >/dev/null 2>&1 && python3 -m pip --version >/dev/null 2>&1; then
-  echo "setup: installing usd-core (PyPI) for the USD cache test" >&2
-  python3 -m pip install -q usd-core >/dev/null 2>&1 || echo "setup: usd-core unavailable; its test will skip" >&2
-fi
+# Python packages the tests use: Pixar's USD library (reads the USD cache back), numpy and pytest
+# (the Python module's tests).
+for module in pxr:usd-core numpy:numpy pytest:pytest; do
+  if ! python3 -c "import ${module%%:*}" >/dev/null 2>&1 && python3 -m pip --version >/dev/null 2>&1; then
+    echo "setup: installing ${module#*:} (PyPI) for the tests" >&2
+    python3 -m pip install -q "${module#*:}" >/dev/null 2>&1 || echo "setup: ${module#*:} unavailable" >&2
+  fi
+done
 
 build_dir=${DRAPE_BUILD_DIR:-build}
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release ${DRAPE_CMAKE_ARGS:-} >/dev/null

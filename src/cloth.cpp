@@ -66,7 +66,11 @@ std::vector<std::uint32_t> resolve_pins(const Scene& scene, const TriMesh& mesh)
 
 ClothModel build_cloth(const Scene& scene) {
   ClothModel cloth;
-  cloth.mesh = scene.cloth.grid ? make_grid(*scene.cloth.grid) : load_mesh(scene.cloth.mesh_path);
+  if (scene.cloth.mesh_data) {
+    cloth.mesh = *scene.cloth.mesh_data;
+  } else {
+    cloth.mesh = scene.cloth.grid ? make_grid(*scene.cloth.grid) : load_mesh(scene.cloth.mesh_path);
+  }
   apply_transform(scene.cloth.transform, cloth.mesh.positions);
   cloth.inv_mass.assign(cloth.mesh.positions.size(), 1.0);
   for (std::uint32_t v : resolve_pins(scene, cloth.mesh)) cloth.inv_mass[v] = 0.0;

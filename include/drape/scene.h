@@ -2,11 +2,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <glm/vec3.hpp>
+
+#include "drape/mesh.h"
 
 namespace drape {
 
@@ -34,6 +37,7 @@ struct PinDesc {
 struct ClothDesc {
   std::string mesh_path;  // resolved against the scene file's folder; empty when `grid` is set
   std::optional<GridDesc> grid;
+  std::shared_ptr<const TriMesh> mesh_data;  // a mesh given in memory (the Python module)
   Transform transform;
   PinDesc pins;
   double stretch = 1.0, shear = 1.0, bend = 0.1, damping = 0.99;
