@@ -1,6 +1,9 @@
 // Scenes shared by the test suites.
 #pragma once
 
+#include <nanovdb/util/Primitives.h>
+
+#include "drape/collider.h"
 #include "drape/scene.h"
 
 namespace drape::testing {
@@ -25,6 +28,13 @@ inline Scene two_corner_scene() {
   s.cloth.pins.indices = {0, 31};
   s.wind = {0, 0, 2};
   return s;
+}
+
+// A NanoVDB level-set sphere (NanoVDB's own generator: needs no OpenVDB, as on the GPU machine).
+inline SdfGrid level_set_sphere(double radius, double voxel, double band_voxels) {
+  const auto handle = nanovdb::createLevelSetSphere<float>(
+      static_cast<float>(radius), nanovdb::Vec3f(0.0f), voxel, band_voxels);
+  return SdfGrid(handle.data(), handle.size(), "sphere");
 }
 
 }  // namespace drape::testing
