@@ -1,5 +1,8 @@
 // The drape command end to end: exit codes, one-line errors, caches and stats.
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -130,6 +133,45 @@ TEST(Cli, CudaWithoutADeviceIsARuntimeError) {
   EXPECT_EQ(count_files(dir.file("out")), 0u);
 }
 
+// Runs drape in `dir` and sends it SIGKILL once the cache holds `kill_at` .ply frames, after a
+// random extra delay so that the kill lands anywhere in the next frame's work or writes. Returns
+// the exit code, or -1 when it was killed.
+int run_and_kill(const testing::TempDir& dir, const std::vector<std::string>& args,
+                 std::size_t kill_at, int delay_us) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    if (chdir(dir.path().c_str()) != 0) _exit(127);
+    const int devnull = open("/dev/null", O_WRONLY);
+    dup2(devnull, 1);
+    dup2(devnull, 2);
+    std::vector<char*> argv{const_cast<char*>(DRAPE_EXE)};
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execv(DRAPE_EXE, argv.data());
+    _exit(127);
+  }
+  const auto frames = [&] {
+    std::size_t n = 0;
+    if (fs::exists(dir.file("out"))) {
+      for (const auto& e : fs::directory_iterator(dir.file("out"))) {
+        n += e.path().extension() == ".ply";
+      }
+    }
+    return n;
+  };
+  int status = 0;
+  while (waitpid(pid, &status, WNOHANG) == 0) {
+    if (frames() >= kill_at) {
+      usleep(static_cast<useconds_t>(delay_us));
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      return WIFSIGNALED(status) ? -1 : WEXITSTATUS(status);
+    }
+    usleep(500);
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 // Kills runs with SIGKILL at random moments and resumes them until one finishes: every frame must
 // equal, byte for byte, the frame of an uninterrupted run on the same backend.
 void expect_resume_is_seamless(const std::string& backend) {
@@ -141,24 +183,25 @@ void expect_resume_is_seamless(const std::string& backend) {
       {"time": 0, "translate": [0, 0, 0]}, {"time": 1, "translate": [0.2, 0, 0]}]}],
     "output": {"dir": "out", "name": "c"}})");
   const std::string flags = " --backend " + backend + " --quiet";
-  const auto t0 = std::chrono::steady_clock::now();
   ASSERT_EQ(run_drape(dir, "simulate scene.json -o whole" + flags).code, 0);
-  const double whole = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  // Kill each attempt somewhere in the first 10-60% of a whole run's time; an attempt killed
-  // before it wrote a frame gives the next one more time, so the loop always gets through.
   std::mt19937 rng(static_cast<unsigned>(backend.size()));
-  std::uniform_real_distribution<double> fraction(0.1, 0.6);
+  std::uniform_int_distribution<std::size_t> ahead(1, 8);
+  std::uniform_int_distribution<int> delay_us(0, 20000);
+  const std::vector<std::string> args{"simulate",  "scene.json", "--resume",
+                                      "--backend", backend,      "--quiet"};
   int kills = 0, code = -1;
-  double scale = 1.0;
-  for (int attempt = 0; attempt < 200 && code != 0; ++attempt) {
-    const std::size_t before = count_files(dir.file("out"));
-    const std::string limit = std::to_string(fraction(rng) * whole * scale);
-    code = run_drape(dir, "simulate scene.json --resume" + flags, "timeout -s KILL " + limit).code;
+  for (int attempt = 0; attempt < 100 && code != 0; ++attempt) {
+    std::size_t written = 0;
+    if (fs::exists(dir.file("out"))) {
+      for (const auto& e : fs::directory_iterator(dir.file("out"))) {
+        written += e.path().extension() == ".ply";
+      }
+    }
+    code = run_and_kill(dir, args, written + ahead(rng), delay_us(rng));
     kills += code != 0;
-    if (code != 0 && count_files(dir.file("out")) <= before) scale *= 1.5;
   }
   ASSERT_EQ(code, 0) << "the run never finished";
-  EXPECT_GE(kills, 2) << "too few interruptions to test anything";
+  EXPECT_GE(kills, 3) << "too few interruptions to test anything";
   ::testing::Test::RecordProperty("kills_" + backend, kills);
   for (int frame = 0; frame <= 40; ++frame) {
     ASSERT_EQ(slurp(frame_path(dir.file("whole"), "c", frame, "ply")),
