@@ -41,24 +41,29 @@ def check(condition, what):
         sys.exit(1)
 
 
-def run(cwd, *args, kill_after=None):
+def frames_written(cwd):
+    out = os.path.join(cwd, "out")
+    return len([f for f in os.listdir(out) if f.endswith(".ply")]) if os.path.isdir(out) else 0
+
+
+def run(cwd, *args, kill_at=None, delay=0.0):
+    """Runs drape; with kill_at, SIGKILLs it `delay` seconds after the cache holds that many
+    frames (returns -9), so kills follow the run's progress, not the wall clock."""
     cmd = [DRAPE, "simulate", "scene.json", "--quiet", *args]
-    if kill_after is None:
-        return subprocess.run(cmd, cwd=cwd).returncode
     proc = subprocess.Popen(cmd, cwd=cwd)
-    try:
-        return proc.wait(timeout=kill_after)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-        return -9
+    while kill_at is not None and proc.poll() is None:
+        if frames_written(cwd) >= kill_at:
+            time.sleep(delay)
+            proc.kill()
+            proc.wait()
+            return -9
+        time.sleep(0.0005)
+    return proc.wait()
 
 
 with tempfile.TemporaryDirectory() as work:
     open(os.path.join(work, "scene.json"), "w").write(SCENE)
-    start = time.monotonic()
     check(run(work) == 0, "drape simulate failed")
-    whole = time.monotonic() - start
     usda = os.path.join(work, "out", "sheet.usda")
     stage = Usd.Stage.Open(usda)
     check(stage.GetStartTimeCode() == 0 and stage.GetEndTimeCode() == FRAMES, "time range")
@@ -82,11 +87,12 @@ with tempfile.TemporaryDirectory() as work:
     reference = open(usda).read()
 
     os.rename(os.path.join(work, "out"), os.path.join(work, "whole"))
-    check(run(work, kill_after=0.3 * whole) != 0, "the first run was meant to be killed")
+    check(run(work, kill_at=3) == -9, "the first run was meant to be killed")
     check(not os.path.exists(usda), "a killed run left a .usda")
     rng = random.Random(3)
-    for attempt in range(40):
-        if run(work, "--resume", kill_after=rng.uniform(0.25, 0.7) * whole) == 0:
+    for attempt in range(100):
+        target = frames_written(work) + rng.randint(1, 3)
+        if run(work, "--resume", kill_at=target, delay=rng.uniform(0, 0.01)) == 0:
             break
     check(os.path.exists(usda), "the resumed run finished")
     check(open(usda).read() == reference, "the resumed .usda equals the uninterrupted one")
