@@ -172,6 +172,9 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  // First, while this process is small: the children that load meshes inherit its pages.
+  const nlohmann::json mesh_load = mesh_load_benchmark();
+  std::printf("\n");
   const int cores = drape::default_thread_count();
   std::vector<Config> configs{{"reference", "reference", 1},
                               {"cpu 1 thread", "cpu", 1},
@@ -218,10 +221,8 @@ int main(int argc, char** argv) {
     }
   }
   std::printf("\n");
-  const nlohmann::json result = {{"frames_timed", frames},
-                                 {"cuda_device", device},
-                                 {"runs", runs},
-                                 {"mesh_load", mesh_load_benchmark()}};
+  const nlohmann::json result = {
+      {"frames_timed", frames}, {"cuda_device", device}, {"runs", runs}, {"mesh_load", mesh_load}};
   const std::filesystem::path parent = std::filesystem::path(out_path).parent_path();
   if (!parent.empty()) std::filesystem::create_directories(parent);
   drape::write_file_atomically(out_path, result.dump(2) + "\n");
