@@ -33,13 +33,7 @@ using drape::bench::median;
 using drape::bench::seconds_since;
 
 drape::Scene drop_scene(int n) {
-  drape::Scene s;
-  s.path = "bench";
-  drape::GridDesc g;
-  g.nx = g.nz = n;
-  g.size_x = g.size_z = 1.0;
-  g.center = {0, 0.36, 0};
-  s.cloth.grid = g;
+  drape::Scene s = drape::bench::grid_scene(n, 1.0, {0, 0.36, 0});
   s.cloth.bend = 0.05;
   return s;
 }

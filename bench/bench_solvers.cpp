@@ -33,12 +33,7 @@ using drape::bench::median;
 using drape::bench::seconds_since;
 
 drape::Scene grid_scene(int n) {
-  drape::Scene s;
-  s.path = "bench";
-  drape::GridDesc g;
-  g.nx = g.nz = n;
-  g.center = {0, 1, 0};
-  s.cloth.grid = g;
+  drape::Scene s = drape::bench::grid_scene(n, 1.0, {0, 1, 0});
   s.cloth.pins.kind = drape::PinDesc::Kind::indices;
   s.cloth.pins.indices = {0, n - 1};
   s.cloth.bend = 0.1;
