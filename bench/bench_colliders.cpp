@@ -33,7 +33,7 @@ using drape::bench::median;
 using drape::bench::seconds_since;
 
 drape::Scene drop_scene(int n) {
-  drape::Scene s = drape::bench::grid_scene(n, 1.0, {0, 0.36, 0});
+  drape::Scene s = drape::make_grid_scene(n, 1.0, {0, 0.36, 0});
   s.cloth.bend = 0.05;
   return s;
 }

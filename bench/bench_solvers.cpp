@@ -33,7 +33,7 @@ using drape::bench::median;
 using drape::bench::seconds_since;
 
 drape::Scene grid_scene(int n) {
-  drape::Scene s = drape::bench::grid_scene(n, 1.0, {0, 1, 0});
+  drape::Scene s = drape::make_grid_scene(n, 1.0, {0, 1, 0});
   s.cloth.pins.kind = drape::PinDesc::Kind::indices;
   s.cloth.pins.indices = {0, n - 1};
   s.cloth.bend = 0.1;

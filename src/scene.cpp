@@ -398,6 +398,17 @@ void validate_scene(const Scene& s) {
   if (s.frames < 0) throw InputError(s.path + ": frames: must not be negative");
 }
 
+Scene make_grid_scene(int n, double size, const glm::dvec3& center) {
+  Scene s;
+  s.path = "grid";
+  GridDesc g;
+  g.nx = g.nz = n;
+  g.size_x = g.size_z = size;
+  g.center = center;
+  s.cloth.grid = g;
+  return s;
+}
+
 Scene load_scene(const std::string& path) {
   return parse_scene(read_file(path), path);
 }

@@ -10,13 +10,8 @@ namespace drape::testing {
 
 // An n x n grid cloth of `size` metres in the XZ plane at `center`, nothing else set.
 inline Scene grid_scene(int n, double size, const glm::dvec3& center) {
-  Scene s;
+  Scene s = make_grid_scene(n, size, center);
   s.path = "test";
-  GridDesc g;
-  g.nx = g.nz = n;
-  g.size_x = g.size_z = size;
-  g.center = center;
-  s.cloth.grid = g;
   return s;
 }
 

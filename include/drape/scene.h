@@ -94,6 +94,10 @@ struct Scene {
 const std::vector<std::string>& known_backends();
 const std::vector<std::string>& known_formats();
 
+// A scene of an n x n grid cloth of `size` metres in the XZ plane at `center`, every other
+// setting at its default; for tests, benchmarks and bindings.
+Scene make_grid_scene(int n, double size, const glm::dvec3& center);
+
 // Reads and validates a scene. Every problem is an InputError naming the file and the key
 // (e.g. "cloth.stretch") or the line of a JSON syntax error.
 Scene load_scene(const std::string& path);
