@@ -44,3 +44,16 @@ if(NOT DRAPE_OPENVDB STREQUAL "OFF")
   endif()
 endif()
 message(STATUS "drape: OpenVDB: ${DRAPE_HAVE_OPENVDB}")
+
+# Thrust and CUB (CCCL, from the CUDA toolkit) sort the self-collision hash: on the device in the
+# cuda backend, on host threads (Thrust's OpenMP system) in the cpu backend.
+find_path(DRAPE_CCCL_INCLUDE thrust/version.h
+          HINTS ${DRAPE_DEPS_DIR}/include/cccl /usr/local/cuda/include/cccl /usr/local/cuda/include
+                /usr/include)
+if(NOT DRAPE_CCCL_INCLUDE)
+  message(FATAL_ERROR "Thrust (CCCL) not found: install the CUDA toolkit or set DRAPE_CCCL_INCLUDE")
+endif()
+add_library(drape_thrust INTERFACE)
+target_include_directories(drape_thrust SYSTEM INTERFACE
+                           $<$<COMPILE_LANGUAGE:CXX>:${DRAPE_CCCL_INCLUDE}>)
+message(STATUS "drape: Thrust: ${DRAPE_CCCL_INCLUDE}")

@@ -11,7 +11,7 @@ namespace drape {
 
 namespace {
 
-constexpr char kMagic[8] = {'D', 'R', 'A', 'P', 'E', 'C', 'K', '1'};
+constexpr char kMagic[8] = {'D', 'R', 'A', 'P', 'E', 'C', 'K', '2'};
 constexpr char kEnd[4] = {'E', 'N', 'D', '!'};
 
 template <class T>
@@ -92,6 +92,8 @@ void write_checkpoint(const std::string& path, const Checkpoint& c) {
     put(out, s.strain.max);
     put(out, s.strain.mean);
     put(out, s.penetrations);
+    put(out, s.self_intersections);
+    put(out, s.self_contacts);
     put(out, s.ms);
   }
   out.append(kEnd, sizeof kEnd);
@@ -111,13 +113,15 @@ std::optional<Checkpoint> read_checkpoint(const std::string& path) {
   c.state.positions = get_vectors(in, n);
   c.state.velocities = get_vectors(in, n);
   const auto frames = in.get<std::uint64_t>();
-  if (in.remaining() / 36 < frames) in.fail();
+  if (in.remaining() / 52 < frames) in.fail();
   for (std::uint64_t i = 0; i < frames; ++i) {
     FrameStats s;
     s.frame = in.get<std::int32_t>();
     s.strain.max = in.get<double>();
     s.strain.mean = in.get<double>();
     s.penetrations = in.get<std::uint64_t>();
+    s.self_intersections = in.get<std::uint64_t>();
+    s.self_contacts = in.get<std::uint64_t>();
     s.ms = in.get<double>();
     c.stats.push_back(s);
   }

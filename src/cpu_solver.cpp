@@ -1,6 +1,7 @@
 // The `cpu` backend: the coloured solver of parallel_solver.inl on OpenMP threads.
 #include <omp.h>
 
+#include "drape/self_collision.h"
 #include "exec_cpu.h"
 #include "parallel_solver.inl"
 
@@ -15,6 +16,28 @@ std::unique_ptr<Solver> make_cpu_solver(const ClothModel& cloth, const PhysicsPa
   exec::CpuExec exec;
   exec.threads = threads > 0 ? threads : default_thread_count();
   return std::make_unique<ParallelSolver<exec::CpuExec>>(cloth, params, colliders, exec);
+}
+
+SelfCollisionPairs find_self_collision_pairs(const ClothModel& cloth,
+                                             const SelfCollisionParams& params,
+                                             const std::vector<glm::dvec3>& positions,
+                                             int threads) {
+  exec::CpuExec exec;
+  exec.threads = threads > 0 ? threads : default_thread_count();
+  exec::CpuExec::Buffer<float> w;
+  w.upload(std::vector<float>(positions.size(), 1.0f));
+  exec::CpuExec::Buffer<glm::vec3> p;
+  p.upload(std::vector<glm::vec3>(positions.begin(), positions.end()));
+  SelfCollision<exec::CpuExec> self(cloth, params, w.data(), exec);
+  CandidateRows<exec::CpuExec> pt, ee;
+  pt.resize(static_cast<std::uint32_t>(positions.size()));
+  ee.resize(static_cast<std::uint32_t>(cloth.topology.edge_count()));
+  self.find_pairs(p.data(), w.data(), pt, ee);
+  const std::vector<glm::uvec3> triangles = self.triangles();
+  SelfCollisionPairs pairs;
+  for (const auto& [v, t] : pt.download()) pairs.point_triangle.emplace_back(v, triangles[t]);
+  pairs.edge_edge = ee.download();
+  return pairs;
 }
 
 }  // namespace drape

@@ -2,6 +2,11 @@
 #pragma once
 
 #include <omp.h>
+#include <thrust/functional.h>
+#include <thrust/reduce.h>
+#include <thrust/scan.h>
+#include <thrust/sort.h>
+#include <thrust/system/omp/execution_policy.h>
 
 #include <cstdint>
 #include <vector>
@@ -17,6 +22,8 @@ struct CpuExec {
    public:
     void upload(const std::vector<T>& host) { m_data = host; }
     void download(std::vector<T>& host) const { host = m_data; }
+    void resize(std::size_t n) { m_data.resize(n); }
+    std::size_t size() const { return m_data.size(); }
     T* data() { return m_data.data(); }
     std::size_t bytes() const { return m_data.size() * sizeof(T); }
 
@@ -64,9 +71,38 @@ struct CpuExec {
     }
   }
 
+  // Thrust's OpenMP system on this executor's threads. The results do not depend on the thread
+  // count: the sort is stable, the scan and the maximum are exact.
+  void sort_pairs(std::uint32_t* keys, std::uint32_t* values, std::uint32_t n) const {
+    with_threads([&] { thrust::stable_sort_by_key(thrust::omp::par, keys, keys + n, values); });
+  }
+
+  // out = exclusive prefix sum of in; returns the total.
+  std::uint32_t exclusive_scan(const std::uint32_t* in, std::uint32_t* out, std::uint32_t n) const {
+    if (n == 0) return 0;
+    with_threads([&] { thrust::exclusive_scan(thrust::omp::par, in, in + n, out); });
+    return out[n - 1] + in[n - 1];
+  }
+
+  template <class T>
+  T max_value(const T* in, std::uint32_t n) const {
+    T result = T(0);
+    with_threads(
+        [&] { result = thrust::reduce(thrust::omp::par, in, in + n, T(0), thrust::maximum<T>()); });
+    return result;
+  }
+
   void synchronize() const {}
 
  private:
+  template <class F>
+  void with_threads(F f) const {
+    const int saved = omp_get_max_threads();
+    omp_set_num_threads(threads);
+    f();
+    omp_set_num_threads(saved);
+  }
+
   static void project_bend_pack(std::uint32_t k, kernels::ParticleView s, kernels::BendView c,
                                 float k_prime) {
     static_assert(sizeof(glm::vec3) == 3 * sizeof(float), "positions are packed x, y, z floats");

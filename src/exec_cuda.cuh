@@ -3,6 +3,11 @@
 #pragma once
 
 #include <cuda_runtime.h>
+#include <thrust/execution_policy.h>
+#include <thrust/functional.h>
+#include <thrust/reduce.h>
+#include <thrust/scan.h>
+#include <thrust/sort.h>
 
 #include <cstdint>
 #include <string>
@@ -45,12 +50,7 @@ struct CudaExec {
     }
 
     void upload(const std::vector<T>& host) {
-      if (host.size() != m_size) {
-        if (m_data != nullptr) DRAPE_CUDA_CHECK(cudaFree(m_data));
-        m_data = nullptr;
-        m_size = host.size();
-        if (m_size > 0) DRAPE_CUDA_CHECK(cudaMalloc(&m_data, bytes()));
-      }
+      resize(host.size());
       if (m_size > 0) {
         DRAPE_CUDA_CHECK(cudaMemcpy(m_data, host.data(), bytes(), cudaMemcpyHostToDevice));
       }
@@ -63,6 +63,16 @@ struct CudaExec {
       }
     }
 
+    // Contents are undefined after a change of size.
+    void resize(std::size_t n) {
+      if (n == m_size) return;
+      if (m_data != nullptr) DRAPE_CUDA_CHECK(cudaFree(m_data));
+      m_data = nullptr;
+      m_size = n;
+      if (m_size > 0) DRAPE_CUDA_CHECK(cudaMalloc(&m_data, bytes()));
+    }
+
+    std::size_t size() const { return m_size; }
     T* data() { return m_data; }
     std::size_t bytes() const { return m_size * sizeof(T); }
 
@@ -93,7 +103,32 @@ struct CudaExec {
              [=] __device__(std::uint32_t k) { kernels::project_bend(k, s, c, k_prime); });
   }
 
+  void sort_pairs(std::uint32_t* keys, std::uint32_t* values, std::uint32_t n) const {
+    thrust::stable_sort_by_key(thrust::device, keys, keys + n, values);
+    DRAPE_CUDA_CHECK(cudaGetLastError());
+  }
+
+  // out = exclusive prefix sum of in; returns the total.
+  std::uint32_t exclusive_scan(const std::uint32_t* in, std::uint32_t* out, std::uint32_t n) const {
+    if (n == 0) return 0;
+    thrust::exclusive_scan(thrust::device, in, in + n, out);
+    return read(out + n - 1) + read(in + n - 1);
+  }
+
+  template <class T>
+  T max_value(const T* in, std::uint32_t n) const {
+    return thrust::reduce(thrust::device, in, in + n, T(0), thrust::maximum<T>());
+  }
+
   void synchronize() const { DRAPE_CUDA_CHECK(cudaDeviceSynchronize()); }
+
+ private:
+  template <class T>
+  static T read(const T* device) {
+    T value;
+    DRAPE_CUDA_CHECK(cudaMemcpy(&value, device, sizeof(T), cudaMemcpyDeviceToHost));
+    return value;
+  }
 };
 
 }  // namespace drape::exec

@@ -3,6 +3,7 @@
 // is the DRAPE_HD code in kernels/. Colours are projected one after another, each colour's
 // constraints in parallel (they share no vertex).
 #include <cmath>
+#include <memory>
 #include <vector>
 
 #include "collider_view.h"
@@ -12,6 +13,7 @@
 #include "kernels/collider.h"
 #include "kernels/distance.h"
 #include "kernels/integrate.h"
+#include "self_collision.inl"
 
 namespace drape {
 namespace {
@@ -64,12 +66,19 @@ class ParallelSolver final : public Solver {
     m_k_stretch = static_cast<float>(scaled_stiffness(params.stretch, params.iterations));
     m_k_shear = static_cast<float>(scaled_stiffness(params.shear, params.iterations));
     m_k_bend = static_cast<float>(scaled_stiffness(params.bend, params.iterations));
+    if (params.self_collision.enabled) {
+      m_self =
+          std::make_unique<SelfCollision<Exec>>(cloth, params.self_collision, m_w.data(), exec);
+    }
   }
 
   void step_frame() override {
     for (int s = 0; s < m_params.substeps; ++s) substep();
     m_exec.synchronize();
+    if (m_self) m_self_contacts = m_self->take_contact_count();
   }
+
+  std::uint64_t self_contacts() const override { return m_self_contacts; }
 
   void copy_positions(std::vector<glm::dvec3>& out) const override { download(m_x, out); }
   void copy_velocities(std::vector<glm::dvec3>& out) const override { download(m_v, out); }
@@ -93,7 +102,7 @@ class ParallelSolver final : public Solver {
     return m_x.bytes() + m_p.bytes() + m_v.bytes() + m_w.bytes() + m_stretch_v0.bytes() +
            m_stretch_v1.bytes() + m_stretch_rest.bytes() + m_shear_v0.bytes() + m_shear_v1.bytes() +
            m_shear_rest.bytes() + m_bend_v1.bytes() + m_bend_v2.bytes() + m_bend_v3.bytes() +
-           m_bend_v4.bytes() + m_bend_rest.bytes();
+           m_bend_v4.bytes() + m_bend_rest.bytes() + (m_self ? m_self->bytes() : 0);
   }
 
   // Public only because CUDA's extended lambdas may not live in private member functions.
@@ -111,6 +120,7 @@ class ParallelSolver final : public Solver {
                                  m_bend_v4.data(), m_bend_rest.data()};
     const kernels::ColliderView* colliders = upload_collider_views();
     const auto collider_count = static_cast<std::uint32_t>(m_colliders.size());
+    if (m_self && !m_self->every_iteration()) m_self->rebuild(s);
     for (int it = 0; it < m_params.iterations; ++it) {
       project_distance_colours(m_stretch_offsets, s, stretch, m_k_stretch);
       for (std::size_t c = 0; c + 1 < m_bend_offsets.size(); ++c) {
@@ -126,7 +136,12 @@ class ParallelSolver final : public Solver {
           }
         });
       }
+      if (m_self) {
+        if (m_self->every_iteration()) m_self->rebuild(s);
+        m_self->project(s);
+      }
     }
+    if (m_self) m_self->settle(s);
     ++m_substeps_done;
     m_exec.for_each(0, m_vertices,
                     [=] DRAPE_HD(std::uint32_t i) { kernels::update_velocity(i, s, dt); });
@@ -189,6 +204,8 @@ class ParallelSolver final : public Solver {
   std::vector<Buffer<SdfGrid::Block>> m_grids;
   Buffer<kernels::ColliderView> m_collider_views;
   long long m_substeps_done = 0;
+  std::unique_ptr<SelfCollision<Exec>> m_self;
+  std::uint64_t m_self_contacts = 0;
 };
 
 }  // namespace

@@ -1,6 +1,9 @@
 // The reference backend: serial, double precision, the spec's solver loop (section 2) in the
 // spec's order. Every other backend is checked against it.
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <map>
 
 #include "collider_view.h"
 #include "drape/error.h"
@@ -24,6 +27,11 @@ PhysicsParams physics_params(const Scene& scene) {
   p.shear = scene.cloth.shear;
   p.bend = scene.cloth.bend;
   p.damping = scene.cloth.damping;
+  p.self_collision.enabled = scene.cloth.self_collision;
+  p.self_collision.thickness = scene.cloth.thickness;
+  p.self_collision.friction = scene.cloth.friction;
+  p.self_collision.cell_size = scene.cloth.self_collision_cell;
+  p.self_collision.every_iteration = scene.cloth.self_collision_every_iteration;
   return p;
 }
 
@@ -42,7 +50,16 @@ class ReferenceSolver final : public Solver {
         m_w(cloth.inv_mass),
         m_k_stretch(scaled_stiffness(params.stretch, params.iterations)),
         m_k_shear(scaled_stiffness(params.shear, params.iterations)),
-        m_k_bend(scaled_stiffness(params.bend, params.iterations)) {}
+        m_k_bend(scaled_stiffness(params.bend, params.iterations)),
+        m_triangles(cloth.mesh.triangles) {
+    if (params.self_collision.enabled) {
+      double sum = 0.0;
+      for (double l : m_topo.edge_rest_length) sum += l;
+      m_cell_size = params.self_collision.cell_size > 0.0
+                        ? params.self_collision.cell_size
+                        : sum / static_cast<double>(std::max<std::size_t>(1, m_topo.edge_count()));
+    }
+  }
 
   void step_frame() override {
     for (int s = 0; s < m_params.substeps; ++s) substep();
@@ -81,6 +98,7 @@ class ReferenceSolver final : public Solver {
       project_bend();
       project_shear();
       project_obstacles();
+      if (m_params.self_collision.enabled) project_self_collisions();
     }
     for (std::size_t i = 0; i < m_x.size(); ++i) {
       m_v[i] = (m_p[i] - m_x[i]) / dt;
@@ -94,6 +112,52 @@ class ReferenceSolver final : public Solver {
     for (std::size_t i = 0; i < m_x.size(); ++i) {
       if (m_w[i] == 0.0) continue;
       for (const kernels::ColliderView& view : m_views) kernels::collide(view, m_p[i], m_x[i]);
+    }
+  }
+
+  using Cell = std::array<long long, 3>;
+
+  Cell cell_of(const glm::dvec3& p) const {
+    return {static_cast<long long>(std::floor(p.x / m_cell_size)),
+            static_cast<long long>(std::floor(p.y / m_cell_size)),
+            static_cast<long long>(std::floor(p.z / m_cell_size))};
+  }
+
+  // Spec section 3, project_self_collisions: triangle centroids hashed into a dictionary of
+  // cells, then every vertex against the triangles of its 27 neighbour cells, in the spec's order.
+  void project_self_collisions() {
+    std::map<Cell, std::vector<std::uint32_t>> grid;
+    for (std::size_t t = 0; t < m_triangles.size(); ++t) {
+      const glm::uvec3 v = m_triangles[t];
+      grid[cell_of((m_p[v.x] + m_p[v.y] + m_p[v.z]) / 3.0)].push_back(
+          static_cast<std::uint32_t>(t));
+    }
+    const double thickness = m_params.self_collision.thickness;
+    for (std::size_t i = 0; i < m_p.size(); ++i) {
+      const Cell c = cell_of(m_p[i]);
+      for (long long dx = -1; dx <= 1; ++dx) {
+        for (long long dy = -1; dy <= 1; ++dy) {
+          for (long long dz = -1; dz <= 1; ++dz) {
+            const auto found = grid.find({c[0] + dx, c[1] + dy, c[2] + dz});
+            if (found == grid.end()) continue;
+            for (std::uint32_t t : found->second) {
+              const glm::uvec3 v = m_triangles[t];
+              if (v.x == i || v.y == i || v.z == i) continue;
+              const glm::dvec3 abc[3] = {m_p[v.x], m_p[v.y], m_p[v.z]};
+              const double w_abc[3] = {m_w[v.x], m_w[v.y], m_w[v.z]};
+              glm::dvec3 dp[4];
+              if (!reference::point_triangle_correction(m_p[i], m_w[i], abc, w_abc, thickness,
+                                                        dp)) {
+                continue;
+              }
+              m_p[i] += dp[0];
+              m_p[v.x] += dp[1];
+              m_p[v.y] += dp[2];
+              m_p[v.z] += dp[3];
+            }
+          }
+        }
+      }
     }
   }
 
@@ -139,6 +203,8 @@ class ReferenceSolver final : public Solver {
   std::vector<glm::dvec3> m_x, m_p, m_v;
   std::vector<double> m_w;
   double m_k_stretch, m_k_shear, m_k_bend;
+  std::vector<glm::uvec3> m_triangles;
+  double m_cell_size = 0.0;
 };
 
 }  // namespace

@@ -222,8 +222,27 @@ ClothDesc read_cloth(const ObjectReader& r, const std::string& file) {
   c.damping = r.number("damping", c.damping, 0.0, 1.0);
   c.thickness = r.number("thickness", c.thickness, 0.0, kHuge);
   c.friction = r.number("friction", c.friction, 0.0, 1.0);
-  c.self_collision = r.boolean("self_collision", c.self_collision);
-  if (c.self_collision) r.fail("self-collision is not available in this build", "self_collision");
+  if (r.has("self_collision")) {
+    // true / false, or an object of settings (which turns it on).
+    if (r.at("self_collision").is_object()) {
+      const ObjectReader s = r.object("self_collision");
+      s.allow_only({"cell_size", "rebuild"});
+      c.self_collision = true;
+      c.self_collision_cell = s.number("cell_size", 0.0, 1e-6, kHuge);
+      const std::string rebuild = s.string("rebuild", "substep");
+      if (rebuild != "substep" && rebuild != "iteration") {
+        s.fail("must be \"substep\" or \"iteration\", got \"" + rebuild + "\"", "rebuild");
+      }
+      c.self_collision_every_iteration = rebuild == "iteration";
+    } else if (r.at("self_collision").is_boolean()) {
+      c.self_collision = r.boolean("self_collision", false);
+    } else {
+      r.fail("must be true, false or {\"cell_size\": .., \"rebuild\": ..}", "self_collision");
+    }
+  }
+  if (c.self_collision && !(c.thickness > 0.0)) {
+    r.fail("must be above 0 when self_collision is on", "thickness");
+  }
   return c;
 }
 

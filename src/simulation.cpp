@@ -12,6 +12,7 @@
 #include "collider_view.h"
 #include "drape/cache.h"
 #include "drape/error.h"
+#include "drape/self_intersection.h"
 #include "drape/solver.h"
 #include "usd_cache.h"
 
@@ -62,6 +63,12 @@ nlohmann::json settings_json(const Scene& scene, const ClothModel& cloth, int th
           {"shear", scene.cloth.shear},
           {"bend", scene.cloth.bend},
           {"damping", scene.cloth.damping},
+          {"self_collision", scene.cloth.self_collision},
+          {"thickness", scene.cloth.thickness},
+          {"friction", scene.cloth.friction},
+          {"self_collision_cell", scene.cloth.self_collision_cell},
+          {"self_collision_rebuild",
+           scene.cloth.self_collision_every_iteration ? "iteration" : "substep"},
           {"vertices", cloth.mesh.positions.size()},
           {"triangles", cloth.mesh.triangles.size()},
           {"pinned", cloth.pinned},
@@ -149,6 +156,8 @@ nlohmann::json frame_json(const FrameStats& s) {
           {"max_strain", s.strain.max},
           {"mean_strain", s.strain.mean},
           {"penetrations", s.penetrations},
+          {"self_intersections", s.self_intersections},
+          {"self_contacts", s.self_contacts},
           {"ms", s.ms}};
 }
 
@@ -193,6 +202,8 @@ RunSummary run_simulation(const Scene& scene, const ClothModel& cloth, const Run
     s.frame = frame;
     s.strain = edge_strain(cloth.topology, positions);
     s.penetrations = count_penetrations(colliders, positions, frame / scene.fps);
+    s.self_intersections = count_self_intersections(positions, cloth.mesh.triangles);
+    s.self_contacts = frame > 0 ? solver->self_contacts() : 0;
     s.ms = ms;
     stats.push_back(s);
   };
@@ -243,6 +254,8 @@ RunSummary run_simulation(const Scene& scene, const ClothModel& cloth, const Run
   for (const FrameStats& s : stats) {
     summary.max_strain = std::max(summary.max_strain, s.strain.max);
     summary.max_penetrations = std::max<std::size_t>(summary.max_penetrations, s.penetrations);
+    summary.max_self_intersections =
+        std::max<std::size_t>(summary.max_self_intersections, s.self_intersections);
     frames.push_back(frame_json(s));
   }
   nlohmann::json stats_json = {
@@ -252,7 +265,8 @@ RunSummary run_simulation(const Scene& scene, const ClothModel& cloth, const Run
         {"wall_seconds", summary.wall_seconds},
         {"ms_per_frame", summary.ms_per_frame},
         {"max_strain", summary.max_strain},
-        {"max_penetrations", summary.max_penetrations}}},
+        {"max_penetrations", summary.max_penetrations},
+        {"max_self_intersections", summary.max_self_intersections}}},
       {"frames", frames}};
   if (summary.resumed_from >= 0) stats_json["summary"]["resumed_from_frame"] = summary.resumed_from;
   write_file_atomically(summary.stats_path, stats_json.dump(2) + "\n");

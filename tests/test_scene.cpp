@@ -4,6 +4,7 @@
 #include "drape/cloth.h"
 #include "drape/error.h"
 #include "drape/scene.h"
+#include "drape/solver.h"
 #include "test_util.h"
 
 namespace drape {
@@ -57,6 +58,24 @@ TEST(Scene, DefaultsAndEveryKey) {
   EXPECT_EQ(d.solver.backend, "cpu");
   EXPECT_EQ(d.gravity, glm::dvec3(0, -9.81, 0));
   EXPECT_EQ(d.output.formats, (std::vector<std::string>{"ply"}));
+  EXPECT_FALSE(d.cloth.self_collision);
+}
+
+TEST(Scene, SelfCollisionSettings) {
+  const Scene on = parse_scene(cloth_with(R"("self_collision": true)"), "s.json");
+  EXPECT_TRUE(on.cloth.self_collision);
+  EXPECT_EQ(on.cloth.self_collision_cell, 0.0);
+  EXPECT_FALSE(on.cloth.self_collision_every_iteration);
+  const Scene set = parse_scene(
+      cloth_with(R"("self_collision": {"cell_size": 0.02, "rebuild": "iteration"})"), "s.json");
+  EXPECT_TRUE(set.cloth.self_collision);
+  EXPECT_EQ(set.cloth.self_collision_cell, 0.02);
+  EXPECT_TRUE(set.cloth.self_collision_every_iteration);
+  const PhysicsParams p = physics_params(set);
+  EXPECT_TRUE(p.self_collision.enabled);
+  EXPECT_EQ(p.self_collision.cell_size, 0.02);
+  EXPECT_TRUE(p.self_collision.every_iteration);
+  EXPECT_EQ(p.self_collision.thickness, set.cloth.thickness);
 }
 
 TEST(Scene, TransformScalesRotatesThenTranslates) {
@@ -123,8 +142,18 @@ TEST(Scene, BadInputNamesFileAndKey) {
             "the limit of 100000000");
   EXPECT_EQ(error_of(R"({"cloth": {"mesh": {"grid": {"resolution": [1, 5]}}}})"),
             "s.json: cloth.mesh.grid.resolution: needs at least 2 vertices per side");
-  EXPECT_EQ(error_of(cloth_with(R"("self_collision": true)")),
-            "s.json: cloth.self_collision: self-collision is not available in this build");
+  EXPECT_EQ(error_of(cloth_with(R"("self_collision": 1)")),
+            "s.json: cloth.self_collision: must be true, false or {\"cell_size\": .., "
+            "\"rebuild\": ..}");
+  EXPECT_EQ(error_of(cloth_with(R"("self_collision": {"rebuild": "frame"})")),
+            "s.json: cloth.self_collision.rebuild: must be \"substep\" or \"iteration\", got "
+            "\"frame\"");
+  EXPECT_EQ(error_of(cloth_with(R"("self_collision": {"cell_size": 0})")),
+            "s.json: cloth.self_collision.cell_size: must be in [1e-06, 1e+09], got 0");
+  EXPECT_EQ(error_of(cloth_with(R"("self_collision": {"cells": 1})")),
+            "s.json: cloth.self_collision.cells: unknown key");
+  EXPECT_EQ(error_of(cloth_with(R"("self_collision": true, "thickness": 0)")),
+            "s.json: cloth.thickness: must be above 0 when self_collision is on");
   EXPECT_EQ(error_of(R"({"colliders": [{"sphere": {}}], "cloth": {)" + kGrid + "}}"),
             "s.json: colliders[0].sphere.radius: missing key");
   EXPECT_EQ(

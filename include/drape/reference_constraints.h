@@ -63,4 +63,46 @@ inline bool bend_correction(const glm::dvec3 p[4], const double w[4], double res
   return true;
 }
 
+// Barycentric weights (u, v, w) of a, b, c for a point q of the triangle's plane.
+inline void barycentric(const glm::dvec3& q, const glm::dvec3& a, const glm::dvec3& b,
+                        const glm::dvec3& c, double& u, double& v, double& w) {
+  const glm::dvec3 e0 = b - a, e1 = c - a, e2 = q - a;
+  const double d00 = glm::dot(e0, e0), d01 = glm::dot(e0, e1), d11 = glm::dot(e1, e1);
+  const double d20 = glm::dot(e2, e0), d21 = glm::dot(e2, e1);
+  const double denom = d00 * d11 - d01 * d01;
+  v = (d11 * d20 - d01 * d21) / denom;
+  w = (d00 * d21 - d01 * d20) / denom;
+  u = 1.0 - v - w;
+}
+
+// Point-triangle self-collision, resolve_point_triangle_collision of spec section 3: a point
+// within `thickness` of the plane of triangle abc (corners a, b, c) and projecting inside it is
+// pushed by (thickness - d) along the normal turned towards it, scaled by w_p / (w_p + w_abc);
+// the corners move the opposite way, scaled by w_abc / (w_p + w_abc) and their barycentric weights
+// (w_abc = w_a + w_b + w_c). Kept as written, including the push for a point below the plane
+// (d < 0), which is thickness + |d| and so overshoots the thickness by 2|d|. A triangle of zero
+// area (where the spec would divide by zero) is skipped. dp = {point, a, b, c}.
+inline bool point_triangle_correction(const glm::dvec3& p, double w_p, const glm::dvec3 abc[3],
+                                      const double w_abc[3], double thickness, glm::dvec3 dp[4]) {
+  const double w_tri = w_abc[0] + w_abc[1] + w_abc[2];
+  const double total_w = w_p + w_tri;
+  if (total_w < kEpsilon) return false;
+  const glm::dvec3 normal = glm::cross(abc[1] - abc[0], abc[2] - abc[0]);
+  const double length = glm::length(normal);
+  if (!(length > 0.0)) return false;
+  const glm::dvec3 unit = normal / length;
+  const double distance = glm::dot(p - abc[0], unit);
+  if (!(std::abs(distance) < thickness)) return false;
+  double u, v, w;
+  barycentric(p - distance * unit, abc[0], abc[1], abc[2], u, v, w);
+  if (!(u >= 0.0 && v >= 0.0 && w >= 0.0)) return false;
+  const glm::dvec3 push = (thickness - distance) * (distance > 0.0 ? unit : -unit);
+  dp[0] = push * (w_p / total_w);
+  const glm::dvec3 back = push * (w_tri / total_w);
+  dp[1] = -back * u;
+  dp[2] = -back * v;
+  dp[3] = -back * w;
+  return true;
+}
+
 }  // namespace drape::reference

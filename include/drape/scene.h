@@ -41,8 +41,10 @@ struct ClothDesc {
   Transform transform;
   PinDesc pins;
   double stretch = 1.0, shear = 1.0, bend = 0.1, damping = 0.99;
-  double thickness = 0.005, friction = 0.3;  // used by self-collision
+  double thickness = 0.005, friction = 0.3;  // self-collision: contact distance and friction
   bool self_collision = false;
+  double self_collision_cell = 0.0;  // hash cell size, metres; 0 = the mean rest edge length
+  bool self_collision_every_iteration = false;  // rebuild the contacts every iteration
 };
 
 // A rigid keyframe of a collider's motion: applied on top of its static transform.

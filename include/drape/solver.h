@@ -12,11 +12,21 @@
 
 namespace drape {
 
+// Self-collision (spec section 3): contacts within 2 x thickness are gathered from a spatial hash
+// and pushed apart to the thickness.
+struct SelfCollisionParams {
+  bool enabled = false;
+  double thickness = 0.005, friction = 0.3;
+  double cell_size = 0.0;        // hash cell, metres; 0 = the mean rest edge length
+  bool every_iteration = false;  // gather contacts every iteration instead of every substep
+};
+
 struct PhysicsParams {
   double fps = 24.0;
   int substeps = 4, iterations = 10;
   glm::dvec3 gravity{0.0, -9.81, 0.0}, wind{0.0};
   double stretch = 1.0, shear = 1.0, bend = 0.1, damping = 0.99;
+  SelfCollisionParams self_collision;
 
   double dt() const { return 1.0 / (fps * substeps); }
 };
@@ -45,6 +55,8 @@ class Solver {
   virtual double projections_per_frame() const = 0;
   // Bytes of solver state and constraints held in the backend's memory (0 if not tracked).
   virtual std::size_t memory_bytes() const { return 0; }
+  // Self-collision contacts gathered during the last frame, summed over its rebuilds.
+  virtual std::uint64_t self_contacts() const { return 0; }
   // Everything a later step depends on, for checkpoints: restoring a state saved after frame k
   // and stepping gives bit for bit what stepping on from frame k gives.
   virtual SolverState state() const = 0;

@@ -20,8 +20,10 @@ StrainStats edge_strain(const Topology& topology, const std::vector<glm::dvec3>&
 struct FrameStats {
   int frame = 0;
   StrainStats strain;
-  std::uint64_t penetrations = 0;  // vertices inside a collider
-  double ms = 0.0;                 // wall time to simulate this frame (0 for frame 0)
+  std::uint64_t penetrations = 0;        // vertices inside a collider
+  std::uint64_t self_intersections = 0;  // intersecting triangle pairs that share no vertex
+  std::uint64_t self_contacts = 0;       // self-collision contacts gathered (cpu, cuda)
+  double ms = 0.0;                       // wall time to simulate this frame (0 for frame 0)
 };
 
 }  // namespace drape

@@ -186,11 +186,12 @@ int simulate(const std::vector<std::string>& args) {
   if (!a.quiet) {
     std::printf(
         "drape: simulated %d frames of %zu vertices / %zu triangles on the %s backend in %.2f s "
-        "(%.2f ms/frame); max edge strain %.4f; at most %zu vertices inside a collider; cache in "
-        "%s, stats in %s\n",
+        "(%.2f ms/frame); max edge strain %.4f; at most %zu vertices inside a collider; at most "
+        "%zu "
+        "self-intersecting triangle pairs; cache in %s, stats in %s\n",
         s.frames, s.vertices, s.triangles, scene.solver.backend.c_str(), s.wall_seconds,
-        s.ms_per_frame, s.max_strain, s.max_penetrations, s.output_dir.c_str(),
-        s.stats_path.c_str());
+        s.ms_per_frame, s.max_strain, s.max_penetrations, s.max_self_intersections,
+        s.output_dir.c_str(), s.stats_path.c_str());
   }
   return 0;
 }

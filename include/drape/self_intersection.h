@@ -1,0 +1,24 @@
+// The self-intersection metric (design doc, "Quality metrics"): how many pairs of triangles that
+// share no vertex intersect. Independent of the solvers' self-collision: its own broad phase
+// (triangle bounding boxes binned into a grid of every cell they overlap) and a triangle-triangle
+// test with exact signs (coordinates snapped to a grid of 2^-31 of the mesh's extent, orientations
+// in 128-bit integers).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+namespace drape {
+
+// Counts unordered pairs of triangles with no common vertex whose closed surfaces meet (touching
+// counts; coplanar pairs count when they overlap). Triangles with a repeated vertex or no area
+// (collinear corners) take no part.
+std::uint64_t count_self_intersections(const std::vector<glm::dvec3>& positions,
+                                       const std::vector<glm::uvec3>& triangles);
+
+// Whether two triangles meet (the test above, for one pair).
+bool triangles_intersect(const glm::dvec3 a[3], const glm::dvec3 b[3]);
+
+}  // namespace drape

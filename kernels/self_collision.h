@@ -1,0 +1,402 @@
+// Self-collision (spec section 3, "Self-Collision", with the edge-edge contacts its future work
+// names). Broad phase: items (triangles by centroid, edges by midpoint) hashed into a uniform grid
+// whose cells are found through a power-of-two bucket table; a query visits the 27 cells around a
+// point. Narrow phase: contacts found once per rebuild and projected every iteration as one-sided
+// constraints that keep the side each pair had at the start of the substep.
+//
+// Completeness: a query finds every item whose key point lies within one cell along each axis.
+// The solver makes a cell at least (longest edge + search radius) wide, which bounds the distance
+// from a triangle's centroid or an edge's midpoint to any point of it, plus the radius; so no pair
+// within the search radius is missed.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include <glm/geometric.hpp>
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
+
+#include "kernels/hd.h"
+#include "kernels/views.h"
+
+namespace drape::kernels {
+
+constexpr std::uint32_t kNone = 0xffffffffu;
+
+// min/max without the NaN rules of fminf/fmaxf, which g++ calls out of line.
+DRAPE_HD inline float clampf(float x, float lo, float hi) {
+  return x < lo ? lo : (x > hi ? hi : x);
+}
+
+// Cells are clamped to +-2^30 so that a vertex thrown far away cannot overflow the cell index.
+DRAPE_HD inline glm::ivec3 cell_of(const glm::vec3& p, float inv_cell) {
+  const auto axis = [inv_cell](float x) {
+    return static_cast<int>(clampf(floorf(x * inv_cell), -1073741824.0f, 1073741824.0f));
+  };
+  return {axis(p.x), axis(p.y), axis(p.z)};
+}
+
+// A 32-bit mix of the three cell coordinates (MurmurHash3's finaliser over a linear combination).
+DRAPE_HD inline std::uint32_t bucket_of(const glm::ivec3& c, std::uint32_t mask) {
+  std::uint32_t h = static_cast<std::uint32_t>(c.x) * 73856093u ^
+                    static_cast<std::uint32_t>(c.y) * 19349663u ^
+                    static_cast<std::uint32_t>(c.z) * 83492791u;
+  h ^= h >> 16;
+  h *= 0x85ebca6bu;
+  h ^= h >> 13;
+  h *= 0xc2b2ae35u;
+  h ^= h >> 16;
+  return h & mask;
+}
+
+// A bucket table over items sorted by bucket: bucket b holds sorted entries [start[b], end[b]),
+// start[b] = kNone when empty. Each entry carries its item's bounding sphere (centre = the hashed
+// point, radius).
+struct HashGridView {
+  float inv_cell = 1.0f;
+  std::uint32_t mask = 0;
+  const std::uint32_t* start = nullptr;
+  const std::uint32_t* end = nullptr;
+  const std::uint32_t* items = nullptr;  // item ids in bucket order
+  const glm::vec4* spheres = nullptr;    // in bucket order
+};
+
+// Sorted entry i marks where its run of equal keys starts and ends (run-length bounds after a
+// sort): the table of a hash grid, or a vertex's slots in the contact scatter.
+DRAPE_HD inline void mark_run(std::uint32_t i, const std::uint32_t* sorted_keys, std::uint32_t n,
+                              std::uint32_t* start, std::uint32_t* end) {
+  const std::uint32_t key = sorted_keys[i];
+  if (i == 0 || sorted_keys[i - 1] != key) start[key] = i;
+  if (i + 1 == n || sorted_keys[i + 1] != key) end[key] = i + 1;
+}
+
+// Calls f(item) for every item whose bounding sphere comes within `reach` of the sphere `q`, given
+// that no item's radius exceeds `item_radius` and cells are at least q.w + item_radius + reach
+// wide. The buckets of the 27 cells around q's centre are visited (only those of cells that the
+// box of that half-width overlaps: the others hold nothing within reach), each bucket once, in
+// a fixed order. A bucket may also hold items of other cells; the sphere test decides, so each
+// item within reach is reported exactly once. With `after` given, only items above it are
+// reported: a bucket's items are in ascending id order (the sort is stable), so they are read from
+// the top down until `after`.
+template <class F>
+DRAPE_HD void for_each_near(const HashGridView& g, const glm::vec4& q, float reach,
+                            float item_radius, F f, std::uint32_t after = kNone) {
+  const glm::vec3 centre(q.x, q.y, q.z);
+  const glm::ivec3 cell = cell_of(centre, g.inv_cell);
+  const glm::vec3 box(q.w + item_radius + reach);
+  const glm::ivec3 lo = glm::max(cell_of(centre - box, g.inv_cell), cell - glm::ivec3(1));
+  const glm::ivec3 hi = glm::min(cell_of(centre + box, g.inv_cell), cell + glm::ivec3(1));
+  std::uint32_t seen[27];
+  int visited = 0;
+  for (int z = lo.z; z <= hi.z; ++z) {
+    for (int y = lo.y; y <= hi.y; ++y) {
+      for (int x = lo.x; x <= hi.x; ++x) {
+        const std::uint32_t b = bucket_of(glm::ivec3(x, y, z), g.mask);
+        const std::uint32_t s = g.start[b];
+        if (s == kNone) continue;
+        bool again = false;
+        for (int k = 0; k < visited; ++k) again = again || seen[k] == b;
+        if (again) continue;
+        seen[visited++] = b;
+        for (std::uint32_t k = g.end[b]; k-- > s;) {
+          if (after != kNone && g.items[k] <= after) break;
+          const glm::vec4 sphere = g.spheres[k];
+          const glm::vec3 d = glm::vec3(sphere.x, sphere.y, sphere.z) - centre;
+          const float limit = sphere.w + q.w + reach;
+          if (glm::dot(d, d) < limit * limit) f(g.items[k]);
+        }
+      }
+    }
+  }
+}
+
+// Closest point of triangle abc to p as barycentric weights (u, v, w) of a, b, c (Ericson,
+// Real-Time Collision Detection, 5.1.5). Returns the squared distance.
+DRAPE_HD inline float closest_on_triangle(const glm::vec3& p, const glm::vec3& a,
+                                          const glm::vec3& b, const glm::vec3& c, float& u,
+                                          float& v, float& w) {
+  const glm::vec3 ab = b - a, ac = c - a, ap = p - a;
+  const float d1 = glm::dot(ab, ap), d2 = glm::dot(ac, ap);
+  if (d1 <= 0.0f && d2 <= 0.0f) {
+    u = 1.0f, v = 0.0f, w = 0.0f;
+  } else {
+    const glm::vec3 bp = p - b;
+    const float d3 = glm::dot(ab, bp), d4 = glm::dot(ac, bp);
+    const glm::vec3 cp = p - c;
+    const float d5 = glm::dot(ab, cp), d6 = glm::dot(ac, cp);
+    const float vc = d1 * d4 - d3 * d2, vb = d5 * d2 - d1 * d6, va = d3 * d6 - d5 * d4;
+    if (d3 >= 0.0f && d4 <= d3) {
+      u = 0.0f, v = 1.0f, w = 0.0f;
+    } else if (d6 >= 0.0f && d5 <= d6) {
+      u = 0.0f, v = 0.0f, w = 1.0f;
+    } else if (vc <= 0.0f && d1 >= 0.0f && d3 <= 0.0f) {
+      const float t = d1 / (d1 - d3);
+      u = 1.0f - t, v = t, w = 0.0f;
+    } else if (vb <= 0.0f && d2 >= 0.0f && d6 <= 0.0f) {
+      const float t = d2 / (d2 - d6);
+      u = 1.0f - t, v = 0.0f, w = t;
+    } else if (va <= 0.0f && (d4 - d3) >= 0.0f && (d5 - d6) >= 0.0f) {
+      const float t = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+      u = 0.0f, v = 1.0f - t, w = t;
+    } else {
+      const float denom = 1.0f / (va + vb + vc);
+      v = vb * denom;
+      w = vc * denom;
+      u = 1.0f - v - w;
+    }
+  }
+  const glm::vec3 q = u * a + v * b + w * c;
+  return glm::dot(p - q, p - q);
+}
+
+// Closest points of segments p1q1 and p2q2 at parameters s, t in [0, 1] (Ericson 5.1.9).
+// Returns the squared distance.
+DRAPE_HD inline float closest_on_segments(const glm::vec3& p1, const glm::vec3& q1,
+                                          const glm::vec3& p2, const glm::vec3& q2, float& s,
+                                          float& t) {
+  const glm::vec3 d1 = q1 - p1, d2 = q2 - p2, r = p1 - p2;
+  const float a = glm::dot(d1, d1), e = glm::dot(d2, d2), f = glm::dot(d2, r);
+  const float tiny = 1e-20f;
+  const auto clamp01 = [](float x) { return clampf(x, 0.0f, 1.0f); };
+  if (a <= tiny && e <= tiny) {
+    s = t = 0.0f;
+  } else if (a <= tiny) {
+    s = 0.0f;
+    t = clamp01(f / e);
+  } else {
+    const float c = glm::dot(d1, r);
+    if (e <= tiny) {
+      t = 0.0f;
+      s = clamp01(-c / a);
+    } else {
+      const float b = glm::dot(d1, d2), denom = a * e - b * b;
+      s = denom > 0.0f ? clamp01((b * f - c * e) / denom) : 0.0f;
+      t = (b * s + f) / e;
+      if (t < 0.0f) {
+        t = 0.0f;
+        s = clamp01(-c / a);
+      } else if (t > 1.0f) {
+        t = 1.0f;
+        s = clamp01((b - c) / a);
+      }
+    }
+  }
+  const glm::vec3 c1 = p1 + s * d1, c2 = p2 + t * d2;
+  return glm::dot(c1 - c2, c1 - c2);
+}
+
+// Partners of queries [0, n): row i holds counts[i] ids at rows + i * capacity.
+struct PairRows {
+  const std::uint32_t* rows = nullptr;
+  const std::uint32_t* counts = nullptr;
+  std::uint32_t capacity = 0;
+
+  DRAPE_HD bool contains(std::uint32_t i, std::uint32_t j) const {
+    if (rows == nullptr) return false;
+    const std::uint32_t* row = rows + static_cast<std::size_t>(i) * capacity;
+    for (std::uint32_t k = 0; k < counts[i]; ++k) {
+      if (row[k] == j) return true;
+    }
+    return false;
+  }
+};
+
+// The cloth as self-collision sees it. Contacts are sought within `radius` (thickness plus a
+// margin for motion during the iterations) and pushed out to `thickness`. Pairs closer than
+// `radius` in the rest mesh are neighbours of one surface, never contacts: found once, listed
+// in rest_pt (triangles by vertex) and rest_ee (edges f > e by edge e).
+struct SelfView {
+  const glm::uvec3* triangles = nullptr;
+  const std::uint32_t* edge_v0 = nullptr;
+  const std::uint32_t* edge_v1 = nullptr;
+  PairRows rest_pt, rest_ee;
+  float thickness = 0.0f, radius = 0.0f, friction = 0.0f;
+};
+
+enum class ContactKind : std::uint32_t { point_triangle = 0, edge_edge = 1 };
+
+// A contact of four vertices: point-triangle (point, a, b, c) or edge-edge (a, b, c, d). `side`
+// is the unit direction the first element must stay on, taken at the start of the substep: the
+// triangle's normal towards the point, or from edge cd to edge ab.
+struct Contact {
+  std::uint32_t v[4];
+  ContactKind kind;
+  glm::vec3 side;
+};
+
+// Bounding spheres (centre, radius): a triangle's about its centroid, an edge's about its midpoint.
+DRAPE_HD inline glm::vec4 triangle_sphere(const glm::vec3* p, const glm::uvec3& t) {
+  const glm::vec3 a = p[t.x], b = p[t.y], c = p[t.z];
+  const glm::vec3 m = (a + b + c) / 3.0f;
+  const float r2 =
+      glm::max(glm::dot(a - m, a - m), glm::max(glm::dot(b - m, b - m), glm::dot(c - m, c - m)));
+  return {m, sqrtf(r2)};
+}
+
+DRAPE_HD inline glm::vec4 edge_sphere(const glm::vec3* p, std::uint32_t a, std::uint32_t b) {
+  return {0.5f * (p[a] + p[b]), 0.5f * glm::length(p[b] - p[a])};
+}
+
+DRAPE_HD inline bool shares_vertex(std::uint32_t v, const glm::uvec3& t) {
+  return v == t.x || v == t.y || v == t.z;
+}
+
+// Point-triangle candidate: vertex `v` and triangle `t` share no vertex, are not rest
+// neighbours, and are within the search radius at positions `pos`.
+DRAPE_HD inline bool point_triangle_candidate(std::uint32_t v, std::uint32_t t,
+                                              const glm::vec3* pos, const float* w,
+                                              const SelfView& sv) {
+  const glm::uvec3 tri = sv.triangles[t];
+  if (shares_vertex(v, tri)) return false;
+  if (w[v] + w[tri.x] + w[tri.y] + w[tri.z] <= 0.0f) return false;
+  if (sv.rest_pt.contains(v, t)) return false;
+  float a, b, c;
+  return closest_on_triangle(pos[v], pos[tri.x], pos[tri.y], pos[tri.z], a, b, c) <
+         sv.radius * sv.radius;
+}
+
+// Edge-edge candidate, each unordered pair once (e < f).
+DRAPE_HD inline bool edge_edge_candidate(std::uint32_t e, std::uint32_t f, const glm::vec3* pos,
+                                         const float* w, const SelfView& sv) {
+  if (f <= e) return false;
+  const std::uint32_t a = sv.edge_v0[e], b = sv.edge_v1[e], c = sv.edge_v0[f], d = sv.edge_v1[f];
+  if (a == c || a == d || b == c || b == d) return false;
+  if (w[a] + w[b] + w[c] + w[d] <= 0.0f) return false;
+  if (sv.rest_ee.contains(e, f)) return false;
+  float s, t;
+  return closest_on_segments(pos[a], pos[b], pos[c], pos[d], s, t) < sv.radius * sv.radius;
+}
+
+// The side of a point-triangle pair at positions x: the unit normal of abc turned towards the
+// point. False when the triangle is degenerate.
+DRAPE_HD inline bool point_triangle_side(const glm::vec3& p, const glm::vec3& a, const glm::vec3& b,
+                                         const glm::vec3& c, glm::vec3& side) {
+  const glm::vec3 n = glm::cross(b - a, c - a);
+  const float len = glm::length(n);
+  if (!(len > 1e-12f)) return false;
+  side = glm::dot(p - a, n) >= 0.0f ? n / len : -n / len;
+  return true;
+}
+
+// The side of an edge pair at positions x: from the closest point of cd to that of ab; where the
+// edges touch, the normal of the plane they span, turned by `fallback` (the same at positions p).
+DRAPE_HD inline bool edge_edge_side(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c,
+                                    const glm::vec3& d, const glm::vec3& fallback,
+                                    glm::vec3& side) {
+  float s, t;
+  closest_on_segments(a, b, c, d, s, t);
+  glm::vec3 n = (a + s * (b - a)) - (c + t * (d - c));
+  float len = glm::length(n);
+  if (!(len > 1e-9f)) {
+    n = glm::cross(b - a, d - c);
+    len = glm::length(n);
+    if (!(len > 1e-12f)) return false;
+    if (glm::dot(n, fallback) < 0.0f) n = -n;
+  }
+  side = n / len;
+  return true;
+}
+
+// A candidate pair as a contact, its side taken at the start positions (at the current ones when
+// the start is degenerate).
+DRAPE_HD inline Contact make_point_triangle(std::uint32_t v, std::uint32_t t, ParticleView s,
+                                            const SelfView& sv) {
+  const glm::uvec3 tri = sv.triangles[t];
+  Contact c{{v, tri.x, tri.y, tri.z}, ContactKind::point_triangle, glm::vec3(0.0f)};
+  if (!point_triangle_side(s.x[v], s.x[tri.x], s.x[tri.y], s.x[tri.z], c.side)) {
+    point_triangle_side(s.p[v], s.p[tri.x], s.p[tri.y], s.p[tri.z], c.side);
+  }
+  return c;
+}
+
+DRAPE_HD inline Contact make_edge_edge(std::uint32_t e, std::uint32_t f, ParticleView s,
+                                       const SelfView& sv) {
+  const std::uint32_t a = sv.edge_v0[e], b = sv.edge_v1[e], c = sv.edge_v0[f], d = sv.edge_v1[f];
+  Contact k{{a, b, c, d}, ContactKind::edge_edge, glm::vec3(0.0f)};
+  glm::vec3 now(0.0f);
+  edge_edge_side(s.p[a], s.p[b], s.p[c], s.p[d], glm::vec3(0.0f, 1.0f, 0.0f), now);
+  if (!edge_edge_side(s.x[a], s.x[b], s.x[c], s.x[d], now, k.side)) k.side = now;
+  return k;
+}
+
+// One contact's correction at the current positions, as displacements of its four vertices.
+// The constraint is side . (q0 - q1) >= thickness, q0 and q1 the contact points (the point and
+// its projection, or the closest points of the edges), each a weighted sum of vertices with
+// coefficients c_k. Corrections dp_k = c_k w_k lambda, lambda = ((thickness - d) side + f) / W,
+// W = sum c_k^2 w_k: momentum is conserved (sum c_k = 0) and pins (w = 0) never move. Friction
+// f removes the tangential motion of the contact points since the substep start up to `friction`
+// times the normal correction (Coulomb). Returns false when the contact is not active.
+DRAPE_HD inline bool contact_correction(const Contact& k, ParticleView s, const SelfView& sv,
+                                        glm::vec3 dp[4]) {
+  const glm::vec3 p0 = s.p[k.v[0]], p1 = s.p[k.v[1]], p2 = s.p[k.v[2]], p3 = s.p[k.v[3]];
+  float coef[4];
+  float d;
+  if (k.kind == ContactKind::point_triangle) {
+    // The spec's test: within the thickness of the plane, projecting inside the triangle.
+    d = glm::dot(p0 - p1, k.side);
+    if (d >= sv.thickness) return false;
+    const glm::vec3 n = glm::cross(p2 - p1, p3 - p1);
+    const float n2 = glm::dot(n, n);
+    if (!(n2 > 0.0f)) return false;
+    const glm::vec3 q = p0 - p1;
+    const float b = glm::dot(glm::cross(q, p3 - p1), n) / n2;
+    const float c = glm::dot(glm::cross(p2 - p1, q), n) / n2;
+    const float a = 1.0f - b - c;
+    if (a < 0.0f || b < 0.0f || c < 0.0f) return false;
+    coef[0] = 1.0f, coef[1] = -a, coef[2] = -b, coef[3] = -c;
+  } else {
+    float u, t;
+    closest_on_segments(p0, p1, p2, p3, u, t);
+    const glm::vec3 q = (p0 + u * (p1 - p0)) - (p2 + t * (p3 - p2));
+    d = glm::dot(q, k.side);
+    if (d >= sv.thickness) return false;
+    coef[0] = 1.0f - u, coef[1] = u, coef[2] = t - 1.0f, coef[3] = -t;
+  }
+  float w_sum = 0.0f;
+  glm::vec3 moved(0.0f);
+  for (int j = 0; j < 4; ++j) {
+    const float w = s.w[k.v[j]];
+    w_sum += coef[j] * coef[j] * w;
+    moved += coef[j] * (s.p[k.v[j]] - s.x[k.v[j]]);
+  }
+  if (!(w_sum > 1e-12f)) return false;
+  const float push = sv.thickness - d;
+  const glm::vec3 tangential = moved - glm::dot(moved, k.side) * k.side;
+  const float slide = glm::length(tangential);
+  const float grip = sv.friction * push;
+  const glm::vec3 friction = slide <= grip ? -tangential : tangential * (-grip / slide);
+  const glm::vec3 lambda = (push * k.side + friction) / w_sum;
+  for (int j = 0; j < 4; ++j) dp[j] = (coef[j] * s.w[k.v[j]]) * lambda;
+  return true;
+}
+
+// Contacts are applied Jacobi-style, so the result is the same on any number of threads: each
+// contact writes its four displacements to its own slots (4 c + j) ...
+DRAPE_HD inline void solve_contact(std::uint32_t c, const Contact* contacts, ParticleView s,
+                                   const SelfView& sv, glm::vec3* slot_dp, std::uint32_t* active) {
+  glm::vec3 dp[4];
+  const bool on = contact_correction(contacts[c], s, sv, dp);
+  active[c] = on ? 1u : 0u;
+  for (int j = 0; j < 4; ++j) slot_dp[4 * c + j] = on ? dp[j] : glm::vec3(0.0f);
+}
+
+// ... and each vertex then sums its slots (slots[start[v] .. end[v]), in sorted order) and moves
+// by their mean over its active contacts.
+DRAPE_HD inline void apply_contacts(std::uint32_t v, ParticleView s, const std::uint32_t* start,
+                                    const std::uint32_t* end, const std::uint32_t* slots,
+                                    const glm::vec3* slot_dp, const std::uint32_t* active) {
+  const std::uint32_t b = start[v];
+  if (b == kNone) return;
+  glm::vec3 sum(0.0f);
+  std::uint32_t n = 0;
+  for (std::uint32_t k = b; k < end[v]; ++k) {
+    const std::uint32_t slot = slots[k];
+    if (active[slot / 4] == 0u) continue;
+    sum += slot_dp[slot];
+    ++n;
+  }
+  if (n > 0) s.p[v] += sum / static_cast<float>(n);
+}
+
+}  // namespace drape::kernels
