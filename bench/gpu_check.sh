@@ -7,7 +7,7 @@
 #   bench/gpu_check.sh             on the GPU machine (nvcc, CMake, ninja; no packages, no
 #                                  network): builds with DRAPE_CUDA=ON against .deps/, runs the
 #                                  tests (CUDA ones included) and the benchmark, prints a table.
-# Budget: about 3 minutes of build and 3 of benchmark on one H200.
+# Budget: about 3 minutes of build and 4 of benchmarks on one H200.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,7 +26,10 @@ cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DDRAPE_CUDA=ON \
   -DCMAKE_CUDA_ARCHITECTURES="$arch" -DDRAPE_DEPS_DIR="$PWD/.deps" >/dev/null
 time cmake --build build-gpu --parallel "$(nproc)" 2>&1 | tail -n 3
 ctest --test-dir build-gpu --output-on-failure --timeout 120 2>&1 | tail -n 15
-ctest --test-dir build-gpu -R 'Cuda' -V 2>&1 | grep -E 'max_vertex_difference|Passed|Skipped|Failed' || true
+ctest --test-dir build-gpu -R 'Cuda' -V 2>&1 |
+  grep -E 'max_vertex_difference|contacts|Passed|Skipped|Failed' || true
 mkdir -p "${OUT:-bench/results}"
 build-gpu/bench/bench_solvers --sizes 64,128,256,512,1024,2048 --reference-max 256 --frames 5 \
   --out "${OUT:-bench/results}/solvers_gpu.json"
+build-gpu/bench/bench_self_collision --sizes 128,256 --frames 12 \
+  --out "${OUT:-bench/results}/self_collision_gpu.json"

@@ -226,17 +226,18 @@ class SelfCollision {
       lengths[e] = glm::length(p[e0[e]] - p[e1[e]]);
     });
     const float longest = m_edges > 0 ? m_exec.max_value(lengths, m_edges) : 0.0f;
-    const float cell = std::max(m_base_cell, longest + sv.radius);
     // A triangle's vertices lie within 2/3 of its longest median (<= its longest edge) of its
-    // centroid; an edge's within half its length of its midpoint.
+    // centroid; an edge's within half its length of its midpoint. A query's reach (its own
+    // radius, an item's, the search radius) must fit in a cell: the scene's cell size (or the
+    // mean rest edge) is raised to it where needed.
     const float tri_radius = longest * (2.0f / 3.0f) * 1.0001f;
     const float edge_radius = longest * 0.5f * 1.0001f;
-    m_tri_grid.build(m_exec, m_triangles, cell, [=] DRAPE_HD(std::uint32_t t) {
-      return kernels::triangle_sphere(p, tris[t]);
-    });
-    m_edge_grid.build(m_exec, m_edges, cell, [=] DRAPE_HD(std::uint32_t e) {
-      return kernels::edge_sphere(p, e0[e], e1[e]);
-    });
+    m_tri_grid.build(
+        m_exec, m_triangles, std::max(m_base_cell, tri_radius + sv.radius),
+        [=] DRAPE_HD(std::uint32_t t) { return kernels::triangle_sphere(p, tris[t]); });
+    m_edge_grid.build(
+        m_exec, m_edges, std::max(m_base_cell, 2.0f * edge_radius + sv.radius),
+        [=] DRAPE_HD(std::uint32_t e) { return kernels::edge_sphere(p, e0[e], e1[e]); });
     const kernels::HashGridView tri_grid = m_tri_grid.view();
     const kernels::HashGridView edge_grid = m_edge_grid.view();
     const std::uint32_t pt = pt_rows.gather(

@@ -358,6 +358,38 @@ TEST(Cli, HelpVersionInfo) {
   EXPECT_EQ(r.code, 0);
   EXPECT_NE(r.out.find("pinned vertices     2"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("stretch colours"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("self-collision      off"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("self-intersections  0 triangle pairs"), std::string::npos) << r.out;
+  // Two triangles through each other: a mesh that is tangled before it is simulated.
+  dir.write("crossed.obj",
+            "v 0 0 0\nv 1 0 0\nv 0 0 1\nv 0.2 -0.5 0.2\nv 0.2 0.5 0.2\n"
+            "v 0.3 0.5 0.1\nf 1 2 3\nf 4 5 6\n");
+  r = run_drape(dir, "info crossed.obj");
+  EXPECT_NE(r.out.find("self-intersections  1 triangle pairs"), std::string::npos) << r.out;
+}
+
+// A run with self-collision reports it in the summary line and, per frame, in stats.json.
+TEST(Cli, SelfCollisionStatsInSummaryAndStatsJson) {
+  testing::TempDir dir;
+  dir.write("fold.json", R"({"frames": 16,
+    "cloth": {"mesh": {"grid": {"resolution": [16, 16], "size": [0.5, 0.5], "center": [0, 0, 0]}},
+              "transform": {"rotate_deg": [70, 0, 15], "translate": [0, 0.25, 0]},
+              "thickness": 0.01, "self_collision": {"rebuild": "substep"}},
+    "colliders": [{"plane": {"point": [0, 0, 0], "normal": [0, 1, 0]}}],
+    "output": {"dir": "out"}})");
+  const Result r = run_drape(dir, "simulate fold.json");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("at most 0 self-intersecting triangle pairs"), std::string::npos) << r.out;
+  const nlohmann::json stats = nlohmann::json::parse(slurp(dir.file("out/stats.json")));
+  EXPECT_EQ(stats["summary"]["max_self_intersections"], 0);
+  EXPECT_EQ(stats["settings"]["self_collision"], true);
+  EXPECT_EQ(stats["frames"].size(), 17u);
+  std::uint64_t contacts = 0;
+  for (const auto& f : stats["frames"]) {
+    EXPECT_EQ(f["self_intersections"], 0);
+    contacts += f["self_contacts"].get<std::uint64_t>();
+  }
+  EXPECT_GT(contacts, 0u);
 }
 
 TEST(Cli, WarnsAboutPolygonsAndDegenerateTriangles) {

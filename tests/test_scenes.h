@@ -4,6 +4,7 @@
 #include <nanovdb/util/Primitives.h>
 
 #include "drape/collider.h"
+#include "drape/primitives.h"
 #include "drape/scene.h"
 
 namespace drape::testing {
@@ -30,6 +31,24 @@ inline SdfGrid level_set_sphere(double radius, double voxel, double band_voxels)
   const auto handle = nanovdb::createLevelSetSphere<float>(
       static_cast<float>(radius), nanovdb::Vec3f(0.0f), voxel, band_voxels);
   return SdfGrid(handle.data(), handle.size(), "sphere");
+}
+
+// Two 0.5 m sheets, 2 cm apart, one above the other, as one mesh.
+inline Scene stacked_sheets(int n, bool self_collision) {
+  auto mesh = std::make_shared<TriMesh>();
+  for (double y : {0.45, 0.47}) {
+    const TriMesh sheet = make_grid({n, n, 0.5, 0.5, glm::dvec3(0.02, y, 0.01)});
+    const auto base = static_cast<std::uint32_t>(mesh->positions.size());
+    mesh->positions.insert(mesh->positions.end(), sheet.positions.begin(), sheet.positions.end());
+    for (const glm::uvec3& t : sheet.triangles) mesh->triangles.push_back(t + base);
+  }
+  Scene s = grid_scene(2, 1.0, {0, 0, 0});
+  s.cloth.grid.reset();
+  s.cloth.mesh_data = mesh;
+  s.cloth.thickness = 0.008;
+  s.cloth.self_collision = self_collision;
+  s.solver.substeps = 8;
+  return s;
 }
 
 }  // namespace drape::testing

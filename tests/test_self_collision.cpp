@@ -417,24 +417,6 @@ TEST(SelfCollisionSim, RebuildingEveryIterationAlsoHolds) {
   EXPECT_GT(run.contacts, 1000u);
 }
 
-// Two 0.5 m sheets, 2 cm apart, one above the other, as one mesh.
-Scene stacked_sheets(int n, bool self_collision) {
-  auto mesh = std::make_shared<TriMesh>();
-  for (double y : {0.45, 0.47}) {
-    const TriMesh sheet = make_grid({n, n, 0.5, 0.5, dvec3(0.02, y, 0.01)});
-    const auto base = static_cast<std::uint32_t>(mesh->positions.size());
-    mesh->positions.insert(mesh->positions.end(), sheet.positions.begin(), sheet.positions.end());
-    for (const glm::uvec3& t : sheet.triangles) mesh->triangles.push_back(t + base);
-  }
-  Scene s = testing::grid_scene(2, 1.0, {0, 0, 0});
-  s.cloth.grid.reset();
-  s.cloth.mesh_data = mesh;
-  s.cloth.thickness = 0.008;
-  s.cloth.self_collision = self_collision;
-  s.solver.substeps = 8;
-  return s;
-}
-
 std::vector<Collider> sphere_only() {
   Collider sphere;
   sphere.desc.shape = ColliderDesc::Shape::sphere;
@@ -466,7 +448,7 @@ double mean_height(const std::vector<dvec3>& x, std::size_t begin, std::size_t e
 }
 
 TEST(SelfCollisionSim, StackedSheetsOnASphereStayApart) {
-  const Scene scene = stacked_sheets(20, true);
+  const Scene scene = testing::stacked_sheets(20, true);
   const SimResult run = simulate(scene, sphere_only(), 36);
   const std::vector<glm::uvec3>& tris = scene.cloth.mesh_data->triangles;
   EXPECT_EQ(run.worst_intersections, 0u);
@@ -476,7 +458,7 @@ TEST(SelfCollisionSim, StackedSheetsOnASphereStayApart) {
   const std::size_t half = run.final.size() / 2;
   EXPECT_GT(mean_height(run.final, half, run.final.size()), mean_height(run.final, 0, half));
   // Without self-collision both sheets settle onto the same surface.
-  const SimResult merged = simulate(stacked_sheets(20, false), sphere_only(), 36);
+  const SimResult merged = simulate(testing::stacked_sheets(20, false), sphere_only(), 36);
   EXPECT_LT(sheet_gap(merged.final, tris), scene.cloth.thickness / 2);
 }
 
@@ -484,9 +466,10 @@ TEST(SelfCollisionSim, StackedSheetsOnASphereStayApart) {
 // of the plane it is on now. While the sheets fall some pairs pass through and come back (the
 // cpu backend's remembered sides and edge-edge contacts keep them at zero); the sheets end apart.
 TEST(SelfCollisionSim, ReferenceBackendSeparatesStackedSheets) {
-  Scene scene = stacked_sheets(10, true);
+  Scene scene = testing::stacked_sheets(10, true);
   const SimResult on = simulate(scene, sphere_only(), 24, "reference");
-  const SimResult off = simulate(stacked_sheets(10, false), sphere_only(), 24, "reference");
+  const SimResult off =
+      simulate(testing::stacked_sheets(10, false), sphere_only(), 24, "reference");
   RecordProperty("worst_intersections_on", std::to_string(on.worst_intersections));
   RecordProperty("worst_intersections_off", std::to_string(off.worst_intersections));
   EXPECT_EQ(on.last_intersections, 0u);
@@ -503,6 +486,29 @@ TEST(SelfCollisionSim, CpuIsBitIdenticalAcrossRunsAndThreadCounts) {
   EXPECT_EQ(a.contacts, b.contacts);
   EXPECT_TRUE(a.final == b.final);
   EXPECT_TRUE(b.final == c.final);
+}
+
+// Checkpoints hold no self-collision state: contacts are found again from the positions, so a
+// restored solver continues bit for bit.
+TEST(SelfCollisionSim, RestoredStateContinuesBitForBit) {
+  const Scene scene = folding_scene(24, true);
+  const ClothModel cloth = build_cloth(scene);
+  auto straight = make_cpu_solver(cloth, physics_params(scene), 2, sphere_and_floor());
+  auto resumed = make_cpu_solver(cloth, physics_params(scene), 2, sphere_and_floor());
+  for (int f = 0; f < 14; ++f) straight->step_frame();
+  SolverState saved;
+  {
+    auto first = make_cpu_solver(cloth, physics_params(scene), 2, sphere_and_floor());
+    for (int f = 0; f < 8; ++f) first->step_frame();
+    saved = first->state();
+  }
+  resumed->restore(saved);
+  for (int f = 8; f < 14; ++f) resumed->step_frame();
+  std::vector<dvec3> a, b;
+  straight->copy_positions(a);
+  resumed->copy_positions(b);
+  EXPECT_GT(straight->self_contacts(), 0u);
+  EXPECT_TRUE(a == b);
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "drape/error.h"
 #include "drape/render.h"
 #include "drape/scene.h"
+#include "drape/self_intersection.h"
 #include "drape/simulation.h"
 #include "drape/topology.h"
 #include "text_scan.h"
@@ -332,6 +333,9 @@ void print_topology(const ClothModel& cloth) {
   std::printf("boundary edges      %zu\n", t.boundary_edges);
   std::printf("degenerate tris     %zu\n", t.degenerate_triangles);
   std::printf("non-manifold edges  %zu\n", t.nonmanifold_edges);
+  std::printf("self-intersections  %llu triangle pairs\n",
+              static_cast<unsigned long long>(
+                  count_self_intersections(cloth.mesh.positions, cloth.mesh.triangles)));
   const ClothColouring colouring = colour_cloth(t, cloth.mesh.positions.size());
   print_colours("stretch", colouring.stretch);
   print_colours("bend", colouring.bend);
@@ -353,6 +357,17 @@ int info(const std::vector<std::string>& args) {
     std::printf("solver              %s, %d substeps, %d iterations, %g fps, %d frames\n",
                 scene.solver.backend.c_str(), scene.solver.substeps, scene.solver.iterations,
                 scene.fps, scene.frames);
+    const ClothDesc& c = scene.cloth;
+    if (c.self_collision) {
+      char cell[32] = "mean edge";
+      if (c.self_collision_cell > 0)
+        std::snprintf(cell, sizeof cell, "%g m", c.self_collision_cell);
+      std::printf("self-collision      on, thickness %g m, friction %g, cell %s, every %s\n",
+                  c.thickness, c.friction, cell,
+                  c.self_collision_every_iteration ? "iteration" : "substep");
+    } else {
+      std::printf("self-collision      off\n");
+    }
   } else {
     cloth.mesh = load_mesh(path);
     cloth.topology = build_topology(cloth.mesh.positions, cloth.mesh.triangles);
