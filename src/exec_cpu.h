@@ -2,17 +2,13 @@
 #pragma once
 
 #include <omp.h>
-#include <thrust/functional.h>
-#include <thrust/reduce.h>
-#include <thrust/scan.h>
-#include <thrust/sort.h>
-#include <thrust/system/omp/execution_policy.h>
 
 #include <cstdint>
 #include <vector>
 
 #include "kernels/bend.h"
 #include "simd_pack.h"  // before the kernels: the lane functions for F4
+#include "thrust_omp.h"
 
 namespace drape::exec {
 
@@ -71,38 +67,24 @@ struct CpuExec {
     }
   }
 
-  // Thrust's OpenMP system on this executor's threads. The results do not depend on the thread
-  // count: the sort is stable, the scan and the maximum are exact.
+  // Thrust's OpenMP system on this executor's threads (thrust_omp.cpp).
   void sort_pairs(std::uint32_t* keys, std::uint32_t* values, std::uint32_t n) const {
-    with_threads([&] { thrust::stable_sort_by_key(thrust::omp::par, keys, keys + n, values); });
+    thrust_omp::sort_pairs(keys, values, n, threads);
   }
 
   // out = exclusive prefix sum of in; returns the total.
   std::uint32_t exclusive_scan(const std::uint32_t* in, std::uint32_t* out, std::uint32_t n) const {
-    if (n == 0) return 0;
-    with_threads([&] { thrust::exclusive_scan(thrust::omp::par, in, in + n, out); });
-    return out[n - 1] + in[n - 1];
+    return thrust_omp::exclusive_scan(in, out, n, threads);
   }
 
   template <class T>
   T max_value(const T* in, std::uint32_t n) const {
-    T result = T(0);
-    with_threads(
-        [&] { result = thrust::reduce(thrust::omp::par, in, in + n, T(0), thrust::maximum<T>()); });
-    return result;
+    return thrust_omp::max_value(in, n, threads);
   }
 
   void synchronize() const {}
 
  private:
-  template <class F>
-  void with_threads(F f) const {
-    const int saved = omp_get_max_threads();
-    omp_set_num_threads(threads);
-    f();
-    omp_set_num_threads(saved);
-  }
-
   static void project_bend_pack(std::uint32_t k, kernels::ParticleView s, kernels::BendView c,
                                 float k_prime) {
     static_assert(sizeof(glm::vec3) == 3 * sizeof(float), "positions are packed x, y, z floats");

@@ -410,9 +410,9 @@ TEST(SelfCollisionSim, ClothFoldedOverASphereAndFloorNeverIntersects) {
 }
 
 TEST(SelfCollisionSim, RebuildingEveryIterationAlsoHolds) {
-  Scene scene = folding_scene(24, true);
+  Scene scene = folding_scene(20, true);
   scene.cloth.self_collision_every_iteration = true;
-  const SimResult run = simulate(scene, sphere_and_floor(), 30);
+  const SimResult run = simulate(scene, sphere_and_floor(), 26);
   EXPECT_EQ(run.worst_intersections, 0u);
   EXPECT_GT(run.contacts, 1000u);
 }
