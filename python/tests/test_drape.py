@@ -60,6 +60,38 @@ def test_arrays_build_a_cloth_and_pins_hold():
     assert sim.triangles.shape == triangles.shape
 
 
+def stacked_sheets(n, gap):
+    xs, zs = np.meshgrid(np.linspace(-0.25, 0.25, n), np.linspace(-0.25, 0.25, n))
+    sheet = np.stack([xs.ravel(), np.full(n * n, 0.45), zs.ravel()], axis=1)
+    positions = np.concatenate([sheet, sheet + [0.01, gap, 0.005]])
+    quads = [(z * n + x, z * n + x + n, z * n + x + n + 1, z * n + x + 1)
+             for z in range(n - 1) for x in range(n - 1)]
+    one = [t for a, b, c, d in quads for t in ((a, b, c), (a, c, d))]
+    triangles = np.array(one + [(a + n * n, b + n * n, c + n * n) for a, b, c in one], np.int32)
+    return positions, triangles
+
+
+def test_self_collision_from_settings_keeps_sheets_apart():
+    n = 12
+    positions, triangles = stacked_sheets(n, 0.03)
+    settings = {"solver": {"substeps": 8},
+                "colliders": [{"sphere": {"center": [0, 0, 0], "radius": 0.2}}]}
+
+    def closest_between_sheets(self_collision):
+        settings["cloth"] = {"thickness": 0.01, "self_collision": self_collision}
+        sim = drape.from_arrays(positions, triangles, settings)
+        sim.step(30)
+        x = sim.positions.astype(np.float64)
+        lower, upper = x[:n * n], x[n * n:]
+        gaps = np.linalg.norm(lower[:, None, :] - upper[None, :, :], axis=2)
+        return gaps.min(), np.linalg.norm(upper, axis=1).mean() - np.linalg.norm(lower, axis=1).mean()
+
+    gap_on, above_on = closest_between_sheets(True)
+    gap_off, _ = closest_between_sheets(False)
+    assert gap_on >= 0.005 and above_on > 0
+    assert gap_off < 0.005
+
+
 def test_errors_are_exceptions_with_the_cli_messages(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text('{"cloth": {"mesh": {"grid": {}}, "strech": 1}}')
