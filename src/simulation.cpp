@@ -256,6 +256,10 @@ RunSummary run_simulation(const Scene& scene, const ClothModel& cloth, const Run
     summary.max_penetrations = std::max<std::size_t>(summary.max_penetrations, s.penetrations);
     summary.max_self_intersections =
         std::max<std::size_t>(summary.max_self_intersections, s.self_intersections);
+    if (s.frame == 0) summary.initial_self_intersections = s.self_intersections;
+    if (s.self_intersections > 0 && summary.first_self_intersection_frame < 0) {
+      summary.first_self_intersection_frame = s.frame;
+    }
     frames.push_back(frame_json(s));
   }
   nlohmann::json stats_json = {

@@ -390,6 +390,19 @@ TEST(Cli, SelfCollisionStatsInSummaryAndStatsJson) {
     contacts += f["self_contacts"].get<std::uint64_t>();
   }
   EXPECT_GT(contacts, 0u);
+  EXPECT_EQ(r.err.find("warning"), std::string::npos) << r.err;
+
+  // A cloth that starts tangled: said once, after the run.
+  dir.write("crossed.obj",
+            "v 0 0 0\nv 1 0 0\nv 0 0 1\nv 0.2 -0.5 0.2\nv 0.2 0.5 0.2\n"
+            "v 0.3 0.5 0.1\nf 1 2 3\nf 4 5 6\n");
+  dir.write("tangled.json", R"({"frames": 1, "gravity": [0, 0, 0],
+    "cloth": {"mesh": "crossed.obj", "self_collision": true}, "output": {"dir": "t"}})");
+  const Result t = run_drape(dir, "simulate tangled.json");
+  EXPECT_EQ(t.code, 0);
+  EXPECT_NE(t.err.find("the cloth intersects itself in 1 triangle pairs at frame 0"),
+            std::string::npos)
+      << t.err;
 }
 
 TEST(Cli, WarnsAboutPolygonsAndDegenerateTriangles) {

@@ -19,8 +19,10 @@ struct RunSummary {
   double wall_seconds = 0.0;
   double ms_per_frame = 0.0;
   double max_strain = 0.0;
-  std::size_t max_penetrations = 0;        // most vertices inside a collider in any frame
-  std::size_t max_self_intersections = 0;  // most intersecting triangle pairs in any frame
+  std::size_t max_penetrations = 0;            // most vertices inside a collider in any frame
+  std::size_t max_self_intersections = 0;      // most intersecting triangle pairs in any frame
+  std::size_t initial_self_intersections = 0;  // intersecting triangle pairs in frame 0
+  int first_self_intersection_frame = -1;      // the first frame with any, -1 for none
   std::string output_dir;
   std::string stats_path;
 };

@@ -164,6 +164,22 @@ void warn_about(const std::string& source, const ClothModel& cloth) {
   }
 }
 
+// Self-collision keeps pairs apart only if it sees them coming (see README, Self-collision).
+void warn_about_self_intersections(const RunSummary& s) {
+  if (s.initial_self_intersections > 0) {
+    std::fprintf(stderr,
+                 "drape: warning: the cloth intersects itself in %zu triangle pairs at frame 0; "
+                 "self-collision cannot separate pairs that start crossed\n",
+                 s.initial_self_intersections);
+  } else if (s.first_self_intersection_frame > 0) {
+    std::fprintf(stderr,
+                 "drape: warning: with self-collision on, triangle pairs intersected from frame %d "
+                 "(at most %zu in a frame): some moved farther than 1.5 x thickness within one "
+                 "substep; raise solver.substeps\n",
+                 s.first_self_intersection_frame, s.max_self_intersections);
+  }
+}
+
 int simulate(const std::vector<std::string>& args) {
   const SimulateArgs a = parse_simulate(args);
   Scene scene = load_scene(a.scene_path);
@@ -181,6 +197,7 @@ int simulate(const std::vector<std::string>& args) {
     progress.update(frame, frames);
   });
   progress.finish();
+  if (!a.quiet && scene.cloth.self_collision) warn_about_self_intersections(s);
   if (!a.quiet && s.resumed_from >= 0) {
     std::printf("drape: resumed from frame %d of a checkpoint\n", s.resumed_from);
   }
