@@ -1,7 +1,7 @@
 // Thrust's OpenMP system for the cpu backend, kept in one translation unit (thrust_omp.cpp): a
 // sanitizer build runs it under AddressSanitizer only, since Thrust's tag dispatch upcasts null
-// pointers to its system tags, which UBSan reports although nothing is dereferenced. Results do not depend on
-// the thread count: the sort is stable, the scan and the maximum are exact.
+// pointers to its system tags, which UBSan reports although nothing is dereferenced. Results do not
+// depend on the thread count: the sort is stable, the scan and the maximum are exact.
 #pragma once
 
 #include <cstdint>
