@@ -64,14 +64,16 @@ bool inside2(const P2 t[3], const P2& p) {
   return (s0 >= 0 && s1 >= 0 && s2 >= 0) || (s0 <= 0 && s1 <= 0 && s2 <= 0);
 }
 
+// (t1 - t0) x (t2 - t0), exactly.
+std::array<Int128, 3> normal(const P3 t[3]) {
+  const Int128 ux = t[1][0] - t[0][0], uy = t[1][1] - t[0][1], uz = t[1][2] - t[0][2];
+  const Int128 vx = t[2][0] - t[0][0], vy = t[2][1] - t[0][1], vz = t[2][2] - t[0][2];
+  return {uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx};
+}
+
 // Two triangles of one plane: in 2D, dropping the axis of the normal's largest component.
 bool coplanar_meet(const P3 a[3], const P3 b[3]) {
-  Int128 n[3];
-  const Int128 ux = a[1][0] - a[0][0], uy = a[1][1] - a[0][1], uz = a[1][2] - a[0][2];
-  const Int128 vx = a[2][0] - a[0][0], vy = a[2][1] - a[0][1], vz = a[2][2] - a[0][2];
-  n[0] = uy * vz - uz * vy;
-  n[1] = uz * vx - ux * vz;
-  n[2] = ux * vy - uy * vx;
+  std::array<Int128, 3> n = normal(a);
   for (Int128& c : n) c = c < 0 ? -c : c;
   const int drop = n[0] >= n[1] && n[0] >= n[2] ? 0 : (n[1] >= n[2] ? 1 : 2);
   const int u = drop == 0 ? 1 : 0, v = drop == 2 ? 1 : 2;
@@ -101,9 +103,8 @@ bool meet(const P3 a[3], const P3 b[3]) {
 }
 
 bool collinear(const P3 t[3]) {
-  const Int128 ux = t[1][0] - t[0][0], uy = t[1][1] - t[0][1], uz = t[1][2] - t[0][2];
-  const Int128 vx = t[2][0] - t[0][0], vy = t[2][1] - t[0][1], vz = t[2][2] - t[0][2];
-  return uy * vz - uz * vy == 0 && uz * vx - ux * vz == 0 && ux * vy - uy * vx == 0;
+  const std::array<Int128, 3> n = normal(t);
+  return n[0] == 0 && n[1] == 0 && n[2] == 0;
 }
 
 // The snapping of a set of points: p -> round((p - origin) / unit).

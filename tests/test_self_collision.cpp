@@ -332,18 +332,31 @@ TEST(SelfIntersection, CountMatchesAllPairs) {
 // Simulations
 
 // The smallest vertex-to-triangle distance over pairs that share no vertex (brute force).
-double min_clearance(const std::vector<dvec3>& x, const std::vector<glm::uvec3>& triangles) {
+// The smallest distance from vertex v to triangle k over the pairs (v, k) that `counts` accepts
+// (brute force).
+template <class Counts>
+double min_distance(const std::vector<dvec3>& x, const std::vector<glm::uvec3>& triangles,
+                    Counts counts) {
   float best = 1e9f;
   for (std::uint32_t v = 0; v < x.size(); ++v) {
     const vec3 p(x[v]);
-    for (const glm::uvec3& t : triangles) {
-      if (t.x == v || t.y == v || t.z == v) continue;
+    for (std::size_t k = 0; k < triangles.size(); ++k) {
+      const glm::uvec3 t = triangles[k];
+      if (!counts(v, k)) continue;
       float a, b, c;
       best = std::min(
           best, kernels::closest_on_triangle(p, vec3(x[t.x]), vec3(x[t.y]), vec3(x[t.z]), a, b, c));
     }
   }
   return std::sqrt(best);
+}
+
+// The smallest vertex-to-triangle distance over pairs that share no vertex.
+double min_clearance(const std::vector<dvec3>& x, const std::vector<glm::uvec3>& triangles) {
+  return min_distance(x, triangles, [&](std::uint32_t v, std::size_t k) {
+    const glm::uvec3 t = triangles[k];
+    return t.x != v && t.y != v && t.z != v;
+  });
 }
 
 // The folding scene of data/ at test size: a tilted cloth falls over a small sphere on the floor
@@ -428,17 +441,8 @@ std::vector<Collider> sphere_only() {
 // The smallest distance from a vertex of one sheet to a triangle of the other.
 double sheet_gap(const std::vector<dvec3>& x, const std::vector<glm::uvec3>& triangles) {
   const std::size_t half_v = x.size() / 2, half_t = triangles.size() / 2;
-  float best = 1e9f;
-  for (std::size_t v = 0; v < x.size(); ++v) {
-    const bool lower = v < half_v;
-    for (std::size_t k = lower ? half_t : 0; k < (lower ? triangles.size() : half_t); ++k) {
-      const glm::uvec3 t = triangles[k];
-      float a, b, c;
-      best = std::min(best, kernels::closest_on_triangle(vec3(x[v]), vec3(x[t.x]), vec3(x[t.y]),
-                                                         vec3(x[t.z]), a, b, c));
-    }
-  }
-  return std::sqrt(best);
+  return min_distance(x, triangles,
+                      [&](std::uint32_t v, std::size_t k) { return (v < half_v) != (k < half_t); });
 }
 
 double mean_height(const std::vector<dvec3>& x, std::size_t begin, std::size_t end) {
