@@ -331,7 +331,6 @@ TEST(SelfIntersection, CountMatchesAllPairs) {
 // ---------------------------------------------------------------------------------------------
 // Simulations
 
-// The smallest vertex-to-triangle distance over pairs that share no vertex (brute force).
 // The smallest distance from vertex v to triangle k over the pairs (v, k) that `counts` accepts
 // (brute force).
 template <class Counts>
