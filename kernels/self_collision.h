@@ -71,10 +71,10 @@ DRAPE_HD inline void mark_run(std::uint32_t i, const std::uint32_t* sorted_keys,
   if (i + 1 == n || sorted_keys[i + 1] != key) end[key] = i + 1;
 }
 
-// Calls f(item) for every item whose bounding sphere comes within `reach` of the sphere `q`, given
-// that no item's radius exceeds `item_radius` and cells are at least q.w + item_radius + reach
-// wide. The buckets of the 27 cells around q's centre are visited (only those of cells that the
-// box of that half-width overlaps: the others hold nothing within reach), each bucket once, in
+// Calls f(item, sphere) for every item whose bounding sphere comes within `reach` of the sphere
+// `q`, given that no item's radius exceeds `item_radius` and cells are at least q.w + item_radius +
+// reach wide. The buckets of the 27 cells around q's centre are visited (only those of cells that
+// the box of that half-width overlaps: the others hold nothing within reach), each bucket once, in
 // a fixed order. A bucket may also hold items of other cells; the sphere test decides, so each
 // item within reach is reported exactly once. With `after` given, only items above it are
 // reported: a bucket's items are in ascending id order (the sort is stable), so they are read from
@@ -104,7 +104,7 @@ DRAPE_HD void for_each_near(const HashGridView& g, const glm::vec4& q, float rea
           const glm::vec4 sphere = g.spheres[k];
           const glm::vec3 d = glm::vec3(sphere.x, sphere.y, sphere.z) - centre;
           const float limit = sphere.w + q.w + reach;
-          if (glm::dot(d, d) < limit * limit) f(g.items[k]);
+          if (glm::dot(d, d) < limit * limit) f(g.items[k], sphere);
         }
       }
     }
@@ -186,31 +186,64 @@ DRAPE_HD inline float closest_on_segments(const glm::vec3& p1, const glm::vec3& 
   return glm::dot(c1 - c2, c1 - c2);
 }
 
-// Partners of queries [0, n): row i holds counts[i] ids at rows + i * capacity.
+// Partners of queries [0, n): row i holds counts[i] entries at rows + i * capacity. contains()
+// needs the rows in ascending order (sort_row).
+template <class T>
 struct PairRows {
-  const std::uint32_t* rows = nullptr;
+  const T* rows = nullptr;
   const std::uint32_t* counts = nullptr;
   std::uint32_t capacity = 0;
 
-  DRAPE_HD bool contains(std::uint32_t i, std::uint32_t j) const {
+  DRAPE_HD bool contains(std::uint32_t i, T entry) const {
     if (rows == nullptr) return false;
-    const std::uint32_t* row = rows + static_cast<std::size_t>(i) * capacity;
-    for (std::uint32_t k = 0; k < counts[i]; ++k) {
-      if (row[k] == j) return true;
+    const T* row = rows + static_cast<std::size_t>(i) * capacity;
+    std::uint32_t lo = 0, hi = counts[i];
+    while (lo < hi) {
+      const std::uint32_t mid = (lo + hi) / 2;
+      if (row[mid] < entry) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
     }
-    return false;
+    return lo < counts[i] && row[lo] == entry;
   }
 };
+
+// An edge-edge pair (e, f) as one row entry; entries order by e, then f.
+DRAPE_HD inline std::uint64_t edge_pair(std::uint32_t e, std::uint32_t f) {
+  return (static_cast<std::uint64_t>(e) << 32) | f;
+}
+DRAPE_HD inline std::uint32_t first_edge(std::uint64_t pair) {
+  return static_cast<std::uint32_t>(pair >> 32);
+}
+DRAPE_HD inline std::uint32_t second_edge(std::uint64_t pair) {
+  return static_cast<std::uint32_t>(pair & 0xffffffffu);
+}
+
+// Sorts a short row in place, ascending (insertion sort: rows hold tens of ids).
+template <class T>
+DRAPE_HD void sort_row(T* row, std::uint32_t n) {
+  for (std::uint32_t i = 1; i < n; ++i) {
+    const T id = row[i];
+    std::uint32_t k = i;
+    for (; k > 0 && row[k - 1] > id; --k) row[k] = row[k - 1];
+    row[k] = id;
+  }
+}
 
 // The cloth as self-collision sees it. Contacts are sought within `radius` (thickness plus a
 // margin for motion during the iterations) and pushed out to `thickness`. Pairs closer than
 // `radius` in the rest mesh are neighbours of one surface, never contacts: found once, listed
-// in rest_pt (triangles by vertex) and rest_ee (edges f > e by edge e).
+// in rest_pt (triangles by vertex) and rest_ee (edge pairs e < f by edge_v0[e]). Edges are
+// ordered by (edge_v0, edge_v1), edge_v0 < edge_v1: a vertex's edges to higher vertices (the
+// edges it owns) are contiguous.
 struct SelfView {
   const glm::uvec3* triangles = nullptr;
   const std::uint32_t* edge_v0 = nullptr;
   const std::uint32_t* edge_v1 = nullptr;
-  PairRows rest_pt, rest_ee;
+  PairRows<std::uint32_t> rest_pt;
+  PairRows<std::uint64_t> rest_ee;
   float thickness = 0.0f, radius = 0.0f, friction = 0.0f;
 };
 
@@ -247,10 +280,10 @@ DRAPE_HD inline bool shares_vertex(std::uint32_t v, const glm::uvec3& t) {
 DRAPE_HD inline bool point_triangle_candidate(std::uint32_t v, std::uint32_t t,
                                               const glm::vec3* pos, const float* w,
                                               const SelfView& sv) {
+  if (sv.rest_pt.contains(v, t)) return false;
   const glm::uvec3 tri = sv.triangles[t];
   if (shares_vertex(v, tri)) return false;
   if (w[v] + w[tri.x] + w[tri.y] + w[tri.z] <= 0.0f) return false;
-  if (sv.rest_pt.contains(v, t)) return false;
   float a, b, c;
   return closest_on_triangle(pos[v], pos[tri.x], pos[tri.y], pos[tri.z], a, b, c) <
          sv.radius * sv.radius;
@@ -260,10 +293,11 @@ DRAPE_HD inline bool point_triangle_candidate(std::uint32_t v, std::uint32_t t,
 DRAPE_HD inline bool edge_edge_candidate(std::uint32_t e, std::uint32_t f, const glm::vec3* pos,
                                          const float* w, const SelfView& sv) {
   if (f <= e) return false;
-  const std::uint32_t a = sv.edge_v0[e], b = sv.edge_v1[e], c = sv.edge_v0[f], d = sv.edge_v1[f];
+  const std::uint32_t a = sv.edge_v0[e];
+  if (sv.rest_ee.contains(a, edge_pair(e, f))) return false;
+  const std::uint32_t b = sv.edge_v1[e], c = sv.edge_v0[f], d = sv.edge_v1[f];
   if (a == c || a == d || b == c || b == d) return false;
   if (w[a] + w[b] + w[c] + w[d] <= 0.0f) return false;
-  if (sv.rest_ee.contains(e, f)) return false;
   float s, t;
   return closest_on_segments(pos[a], pos[b], pos[c], pos[d], s, t) < sv.radius * sv.radius;
 }

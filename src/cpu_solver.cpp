@@ -1,6 +1,8 @@
 // The `cpu` backend: the coloured solver of parallel_solver.inl on OpenMP threads.
 #include <omp.h>
 
+#include <algorithm>
+
 #include "drape/self_collision.h"
 #include "exec_cpu.h"
 #include "parallel_solver.inl"
@@ -29,14 +31,19 @@ SelfCollisionPairs find_self_collision_pairs(const ClothModel& cloth,
   exec::CpuExec::Buffer<glm::vec3> p;
   p.upload(std::vector<glm::vec3>(positions.begin(), positions.end()));
   SelfCollision<exec::CpuExec> self(cloth, params, w.data(), exec);
-  CandidateRows<exec::CpuExec> pt, ee;
+  CandidateRows<exec::CpuExec> pt;
+  CandidateRows<exec::CpuExec, std::uint64_t> ee;
   pt.resize(static_cast<std::uint32_t>(positions.size()));
-  ee.resize(static_cast<std::uint32_t>(cloth.topology.edge_count()));
+  ee.resize(static_cast<std::uint32_t>(positions.size()));
   self.find_pairs(p.data(), w.data(), pt, ee);
   const std::vector<glm::uvec3> triangles = self.triangles();
   SelfCollisionPairs pairs;
   for (const auto& [v, t] : pt.download()) pairs.point_triangle.emplace_back(v, triangles[t]);
-  pairs.edge_edge = ee.download();
+  for (const auto& [v, ef] : ee.download()) {
+    const std::uint32_t e = self.topology_edge(kernels::first_edge(ef));
+    const std::uint32_t f = self.topology_edge(kernels::second_edge(ef));
+    pairs.edge_edge.emplace_back(std::min(e, f), std::max(e, f));
+  }
   return pairs;
 }
 

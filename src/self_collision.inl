@@ -71,13 +71,14 @@ class HashGrid {
   kernels::HashGridView m_view;
 };
 
-// Candidate pairs of queries [0, n): query(i, row, capacity) writes up to `capacity` partners of
-// i into its row and returns how many it found; rows that overflow make the capacity double and
-// the pass run again. The counts' prefix sum then places every query's pairs in a list.
-template <class Exec>
+// Candidate pairs of queries [0, n): query(i, row, capacity) writes up to `capacity` entries
+// (partners of i, of type T) into its row and returns how many it found; rows that overflow make
+// the capacity double and the pass run again. The counts' prefix sum then places every query's
+// pairs in a list.
+template <class Exec, class T = std::uint32_t>
 class CandidateRows {
-  template <class T>
-  using Buffer = typename Exec::template Buffer<T>;
+  template <class U>
+  using Buffer = typename Exec::template Buffer<U>;
 
  public:
   void resize(std::uint32_t n) {
@@ -92,7 +93,7 @@ class CandidateRows {
     std::uint32_t* counts = m_counts.data();
     for (;;) {
       m_rows.resize(static_cast<std::size_t>(m_n) * m_capacity);
-      std::uint32_t* rows = m_rows.data();
+      T* rows = m_rows.data();
       const std::uint32_t capacity = m_capacity;
       exec.for_each(0, m_n, [=] DRAPE_HD(std::uint32_t i) {
         counts[i] = query(i, rows + static_cast<std::size_t>(i) * capacity, capacity);
@@ -104,12 +105,12 @@ class CandidateRows {
     return exec.exclusive_scan(counts, m_offsets.data(), m_n);
   }
 
-  // Calls make(i, partner, base + index in the list) for every pair.
+  // Calls make(i, entry, base + index in the list) for every pair.
   template <class Make>
   void emit(const Exec& exec, std::uint32_t base, Make make) {
     const std::uint32_t* counts = m_counts.data();
     const std::uint32_t* offsets = m_offsets.data();
-    const std::uint32_t* rows = m_rows.data();
+    const T* rows = m_rows.data();
     const std::uint32_t capacity = m_capacity;
     exec.for_each(0, m_n, [=] DRAPE_HD(std::uint32_t i) {
       for (std::uint32_t j = 0; j < counts[i]; ++j) {
@@ -118,14 +119,25 @@ class CandidateRows {
     });
   }
 
-  kernels::PairRows pairs() { return {m_rows.data(), m_counts.data(), m_capacity}; }
+  kernels::PairRows<T> pairs() { return {m_rows.data(), m_counts.data(), m_capacity}; }
 
-  // The pairs (query, partner) on the host, in list order.
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> download() const {
-    std::vector<std::uint32_t> counts, rows;
+  // Puts every row in ascending order.
+  void sort_rows(const Exec& exec) {
+    const std::uint32_t* counts = m_counts.data();
+    T* rows = m_rows.data();
+    const std::uint32_t capacity = m_capacity;
+    exec.for_each(0, m_n, [=] DRAPE_HD(std::uint32_t i) {
+      kernels::sort_row(rows + static_cast<std::size_t>(i) * capacity, counts[i]);
+    });
+  }
+
+  // The pairs (query, entry) on the host, in list order.
+  std::vector<std::pair<std::uint32_t, T>> download() const {
+    std::vector<std::uint32_t> counts;
+    std::vector<T> rows;
     m_counts.download(counts);
     m_rows.download(rows);
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
+    std::vector<std::pair<std::uint32_t, T>> pairs;
     for (std::uint32_t i = 0; i < m_n; ++i) {
       for (std::uint32_t j = 0; j < counts[i]; ++j) {
         pairs.emplace_back(i, rows[static_cast<std::size_t>(i) * m_capacity + j]);
@@ -138,7 +150,8 @@ class CandidateRows {
 
  private:
   std::uint32_t m_n = 0, m_capacity = 16;
-  Buffer<std::uint32_t> m_counts, m_offsets, m_rows;
+  Buffer<std::uint32_t> m_counts, m_offsets;
+  Buffer<T> m_rows;
 };
 
 template <class Exec>
@@ -162,13 +175,30 @@ class SelfCollision {
     }
     m_triangles = static_cast<std::uint32_t>(triangles.size());
     m_tris.upload(triangles);
-    m_edge_v0.upload(cloth.topology.edge_v0);
-    m_edge_v1.upload(cloth.topology.edge_v1);
+    // Edges by (lower vertex, higher vertex); each vertex owns a run of them.
+    const Topology& topo = cloth.topology;
+    m_edge_ids.resize(m_edges);
+    for (std::uint32_t e = 0; e < m_edges; ++e) m_edge_ids[e] = e;
+    std::sort(m_edge_ids.begin(), m_edge_ids.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return std::pair(topo.edge_v0[a], topo.edge_v1[a]) <
+             std::pair(topo.edge_v0[b], topo.edge_v1[b]);
+    });
+    std::vector<std::uint32_t> v0(m_edges), v1(m_edges), owned(m_vertices + 1, 0);
+    for (std::uint32_t e = 0; e < m_edges; ++e) {
+      v0[e] = topo.edge_v0[m_edge_ids[e]];
+      v1[e] = topo.edge_v1[m_edge_ids[e]];
+      ++owned[v0[e] + 1];
+    }
+    for (std::uint32_t v = 0; v < m_vertices; ++v) owned[v + 1] += owned[v];
+    m_edge_v0.upload(v0);
+    m_edge_v1.upload(v1);
+    m_owned.upload(owned);
     m_lengths.resize(m_edges);
+    m_edge_spheres.resize(m_edges);
     m_pt.resize(m_vertices);
-    m_ee.resize(m_edges);
+    m_ee.resize(m_vertices);
     m_rest_pt.resize(m_vertices);
-    m_rest_ee.resize(m_edges);
+    m_rest_ee.resize(m_vertices);
     m_vertex_start.resize(m_vertices);
     m_vertex_end.resize(m_vertices);
 
@@ -184,6 +214,8 @@ class SelfCollision {
     Buffer<glm::vec3> rest;
     rest.upload(std::vector<glm::vec3>(x.begin(), x.end()));
     find_pairs(rest.data(), w, m_rest_pt, m_rest_ee);
+    m_rest_pt.sort_rows(m_exec);
+    m_rest_ee.sort_rows(m_exec);
     m_view.rest_pt = m_rest_pt.pairs();
     m_view.rest_ee = m_rest_ee.pairs();
   }
@@ -197,6 +229,9 @@ class SelfCollision {
     return t;
   }
 
+  // The topology edge of edge e here.
+  std::uint32_t topology_edge(std::uint32_t e) const { return m_edge_ids[e]; }
+
   // Contacts found since the last call (summed over rebuilds).
   std::uint64_t take_contact_count() {
     const std::uint64_t n = m_contacts_found;
@@ -205,63 +240,78 @@ class SelfCollision {
   }
 
   std::size_t bytes() const {
-    return m_tris.bytes() + m_edge_v0.bytes() + m_edge_v1.bytes() + m_lengths.bytes() +
-           m_pt.bytes() + m_ee.bytes() + m_rest_pt.bytes() + m_rest_ee.bytes() +
-           m_vertex_start.bytes() + m_vertex_end.bytes() + m_tri_grid.bytes() +
-           m_edge_grid.bytes() + m_contacts.bytes() + m_active.bytes() + m_slot_dp.bytes() +
-           m_slot_keys.bytes() + m_slots.bytes();
+    return m_tris.bytes() + m_edge_v0.bytes() + m_edge_v1.bytes() + m_owned.bytes() +
+           m_lengths.bytes() + m_edge_spheres.bytes() + m_pt.bytes() + m_ee.bytes() +
+           m_rest_pt.bytes() + m_rest_ee.bytes() + m_vertex_start.bytes() + m_vertex_end.bytes() +
+           m_tri_grid.bytes() + m_edge_grid.bytes() + m_contacts.bytes() + m_active.bytes() +
+           m_slot_dp.bytes() + m_slot_keys.bytes() + m_slots.bytes();
   }
 
-  // Candidate pairs at positions p into pt_rows (triangles by vertex) and ee_rows (edges f > e by
-  // edge e). Returns the numbers of each.
+  // Candidate pairs at positions p into pt_rows (triangles by vertex) and ee_rows (edge pairs
+  // e < f by the vertex that owns e). Returns the numbers of each.
   std::pair<std::uint32_t, std::uint32_t> find_pairs(const glm::vec3* p, const float* w,
                                                      CandidateRows<Exec>& pt_rows,
-                                                     CandidateRows<Exec>& ee_rows) {
+                                                     CandidateRows<Exec, std::uint64_t>& ee_rows) {
     const kernels::SelfView sv = view();
     const std::uint32_t* e0 = sv.edge_v0;
     const std::uint32_t* e1 = sv.edge_v1;
     const glm::uvec3* tris = sv.triangles;
+    const std::uint32_t* owned = m_owned.data();
     float* lengths = m_lengths.data();
+    glm::vec4* edge_spheres = m_edge_spheres.data();
     m_exec.for_each(0, m_edges, [=] DRAPE_HD(std::uint32_t e) {
-      lengths[e] = glm::length(p[e0[e]] - p[e1[e]]);
+      edge_spheres[e] = kernels::edge_sphere(p, e0[e], e1[e]);
+      lengths[e] = 2.0f * edge_spheres[e].w;
     });
-    const float longest = m_edges > 0 ? m_exec.max_value(lengths, m_edges) : 0.0f;
+    const float longest = (m_edges > 0 ? m_exec.max_value(lengths, m_edges) : 0.0f) * 1.0001f;
     // A triangle's vertices lie within 2/3 of its longest median (<= its longest edge) of its
-    // centroid; an edge's within half its length of its midpoint. A query's reach (its own
-    // radius, an item's, the search radius) must fit in a cell: the scene's cell size (or the
-    // mean rest edge) is raised to it where needed.
-    const float tri_radius = longest * (2.0f / 3.0f) * 1.0001f;
-    const float edge_radius = longest * 0.5f * 1.0001f;
+    // centroid; an edge's within half its length of its midpoint; a vertex's own edges within
+    // their length of it. A query's reach (its own radius, an item's, the search radius) must fit
+    // in a cell: the scene's cell size (or the mean rest edge) is raised to it where needed.
+    const float tri_radius = longest * (2.0f / 3.0f);
+    const float edge_radius = longest * 0.5f;
     m_tri_grid.build(
         m_exec, m_triangles, std::max(m_base_cell, tri_radius + sv.radius),
         [=] DRAPE_HD(std::uint32_t t) { return kernels::triangle_sphere(p, tris[t]); });
-    m_edge_grid.build(
-        m_exec, m_edges, std::max(m_base_cell, 2.0f * edge_radius + sv.radius),
-        [=] DRAPE_HD(std::uint32_t e) { return kernels::edge_sphere(p, e0[e], e1[e]); });
+    m_edge_grid.build(m_exec, m_edges, std::max(m_base_cell, longest + edge_radius + sv.radius),
+                      [=] DRAPE_HD(std::uint32_t e) { return edge_spheres[e]; });
     const kernels::HashGridView tri_grid = m_tri_grid.view();
     const kernels::HashGridView edge_grid = m_edge_grid.view();
     const std::uint32_t pt = pt_rows.gather(
         m_exec, [=] DRAPE_HD(std::uint32_t v, std::uint32_t * row, std::uint32_t capacity) {
           std::uint32_t n = 0;
           const glm::vec4 point(p[v], 0.0f);
-          kernels::for_each_near(tri_grid, point, sv.radius, tri_radius, [&](std::uint32_t t) {
-            if (!kernels::point_triangle_candidate(v, t, p, w, sv)) return;
-            if (n < capacity) row[n] = t;
-            ++n;
-          });
+          kernels::for_each_near(tri_grid, point, sv.radius, tri_radius,
+                                 [&](std::uint32_t t, const glm::vec4&) {
+                                   if (!kernels::point_triangle_candidate(v, t, p, w, sv)) return;
+                                   if (n < capacity) row[n] = t;
+                                   ++n;
+                                 });
           return n;
         });
+    // One query per vertex for the edges it owns: edges near any of them, each pair (e, f) with
+    // e < f once.
     const std::uint32_t ee = ee_rows.gather(
-        m_exec, [=] DRAPE_HD(std::uint32_t e, std::uint32_t * row, std::uint32_t capacity) {
+        m_exec, [=] DRAPE_HD(std::uint32_t v, std::uint64_t * row, std::uint32_t capacity) {
           std::uint32_t n = 0;
+          const std::uint32_t first = owned[v], last = owned[v + 1];
+          if (first == last) return n;
+          float reach = 0.0f;
+          for (std::uint32_t e = first; e < last; ++e) reach = glm::max(reach, lengths[e]);
           kernels::for_each_near(
-              edge_grid, kernels::edge_sphere(p, e0[e], e1[e]), sv.radius, edge_radius,
-              [&](std::uint32_t f) {
-                if (!kernels::edge_edge_candidate(e, f, p, w, sv)) return;
-                if (n < capacity) row[n] = f;
-                ++n;
+              edge_grid, glm::vec4(p[v], reach), sv.radius, edge_radius,
+              [&](std::uint32_t f, const glm::vec4& fs) {
+                for (std::uint32_t e = first; e < last && e < f; ++e) {
+                  const glm::vec4 es = edge_spheres[e];
+                  const glm::vec3 d(es.x - fs.x, es.y - fs.y, es.z - fs.z);
+                  const float limit = es.w + fs.w + sv.radius;
+                  if (!(glm::dot(d, d) < limit * limit)) continue;
+                  if (!kernels::edge_edge_candidate(e, f, p, w, sv)) continue;
+                  if (n < capacity) row[n] = kernels::edge_pair(e, f);
+                  ++n;
+                }
               },
-              e);
+              first);
           return n;
         });
     return {pt, ee};
@@ -283,8 +333,9 @@ class SelfCollision {
     m_pt.emit(m_exec, 0, [=] DRAPE_HD(std::uint32_t v, std::uint32_t t, std::uint32_t k) {
       contacts[k] = kernels::make_point_triangle(v, t, s, sv);
     });
-    m_ee.emit(m_exec, pt, [=] DRAPE_HD(std::uint32_t e, std::uint32_t f, std::uint32_t k) {
-      contacts[k] = kernels::make_edge_edge(e, f, s, sv);
+    m_ee.emit(m_exec, pt, [=] DRAPE_HD(std::uint32_t, std::uint64_t ef, std::uint32_t k) {
+      contacts[k] =
+          kernels::make_edge_edge(kernels::first_edge(ef), kernels::second_edge(ef), s, sv);
     });
 
     // Each vertex's slots, in contact order.
@@ -342,10 +393,13 @@ class SelfCollision {
   float m_base_cell = 0.0f;
   kernels::SelfView m_view;
   Buffer<glm::uvec3> m_tris;
-  Buffer<std::uint32_t> m_edge_v0, m_edge_v1;
+  std::vector<std::uint32_t> m_edge_ids;  // topology edge of each edge here
+  Buffer<std::uint32_t> m_edge_v0, m_edge_v1, m_owned;
   Buffer<float> m_lengths;
+  Buffer<glm::vec4> m_edge_spheres;
   HashGrid<Exec> m_tri_grid, m_edge_grid;
-  CandidateRows<Exec> m_pt, m_ee, m_rest_pt, m_rest_ee;
+  CandidateRows<Exec> m_pt, m_rest_pt;
+  CandidateRows<Exec, std::uint64_t> m_ee, m_rest_ee;
   std::uint32_t m_count = 0;
   std::uint64_t m_contacts_found = 0;
   Buffer<kernels::Contact> m_contacts;
