@@ -195,18 +195,15 @@ struct PairRows {
   std::uint32_t capacity = 0;
 
   DRAPE_HD bool contains(std::uint32_t i, T entry) const {
-    if (rows == nullptr) return false;
-    const T* row = rows + static_cast<std::size_t>(i) * capacity;
-    std::uint32_t lo = 0, hi = counts[i];
-    while (lo < hi) {
-      const std::uint32_t mid = (lo + hi) / 2;
-      if (row[mid] < entry) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
+    if (rows == nullptr || counts[i] == 0) return false;
+    // Branch-free binary search for the last entry <= `entry`.
+    const T* at = rows + static_cast<std::size_t>(i) * capacity;
+    for (std::uint32_t n = counts[i]; n > 1;) {
+      const std::uint32_t half = n / 2;
+      at = at[half] <= entry ? at + half : at;
+      n -= half;
     }
-    return lo < counts[i] && row[lo] == entry;
+    return *at == entry;
   }
 };
 
