@@ -5,9 +5,10 @@
 // constraints that keep the side each pair had at the start of the substep.
 //
 // Completeness: a query finds every item whose key point lies within one cell along each axis.
-// The solver makes a cell at least (longest edge + search radius) wide, which bounds the distance
-// from a triangle's centroid or an edge's midpoint to any point of it, plus the radius; so no pair
-// within the search radius is missed.
+// The solver makes a cell at least as wide as the query's reach: for a vertex's point-triangle
+// query, the distance from a triangle's centroid to any point of it plus the search radius; for
+// its edge-edge query, its own edges' length plus an edge's half length plus the radius. So no
+// pair within the search radius is missed.
 #pragma once
 
 #include <cmath>

@@ -1,6 +1,7 @@
 // Self-collision for the coloured solver, written once for every launch layer (included by
 // parallel_solver.inl). Per rebuild: two hash grids (triangles by centroid, edges by midpoint)
-// sorted with Thrust, candidate pairs gathered per vertex and per edge into fixed-capacity rows
+// sorted with Thrust, candidate pairs gathered per vertex (its point-triangle pairs and the
+// edge-edge pairs of the edges it owns) into fixed-capacity rows
 // (doubled and redone when a row overflows), compacted with a prefix sum into one contact list
 // (point-triangle, then edge-edge), and the contacts' vertex slots sorted by vertex. Per iteration:
 // every contact computes its correction, every vertex applies the mean of its own.
