@@ -195,28 +195,42 @@ struct PairRows {
   const std::uint32_t* counts = nullptr;
   std::uint32_t capacity = 0;
 
-  DRAPE_HD bool contains(std::uint32_t i, T entry) const {
-    if (rows == nullptr || counts[i] == 0) return false;
-    // Branch-free binary search for the last entry <= `entry`.
-    const T* at = rows + static_cast<std::size_t>(i) * capacity;
-    for (std::uint32_t n = counts[i]; n > 1;) {
+  DRAPE_HD const T* row(std::uint32_t i) const {
+    return rows + static_cast<std::size_t>(i) * capacity;
+  }
+
+  // The index of the first entry of row i not below `entry` (counts[i] when none), by a
+  // branch-free binary search.
+  DRAPE_HD std::uint32_t lower_bound(std::uint32_t i, T entry) const {
+    const T* first = row(i);
+    std::uint32_t n = counts[i];
+    if (n == 0) return 0;
+    const T* at = first;
+    while (n > 1) {
       const std::uint32_t half = n / 2;
-      at = at[half] <= entry ? at + half : at;
+      at = at[half - 1] < entry ? at + half : at;
       n -= half;
     }
-    return *at == entry;
+    return static_cast<std::uint32_t>(at - first) + (*at < entry ? 1u : 0u);
+  }
+
+  DRAPE_HD bool contains(std::uint32_t i, T entry) const {
+    if (rows == nullptr) return false;
+    const std::uint32_t k = lower_bound(i, entry);
+    return k < counts[i] && row(i)[k] == entry;
   }
 };
 
-// An edge-edge pair (e, f) as one row entry; entries order by e, then f.
+// An edge-edge pair (e, f) as one row entry; entries order by f, then e, so that the pairs of
+// one edge f with a vertex's edges are adjacent in that vertex's row.
 DRAPE_HD inline std::uint64_t edge_pair(std::uint32_t e, std::uint32_t f) {
-  return (static_cast<std::uint64_t>(e) << 32) | f;
+  return (static_cast<std::uint64_t>(f) << 32) | e;
 }
 DRAPE_HD inline std::uint32_t first_edge(std::uint64_t pair) {
-  return static_cast<std::uint32_t>(pair >> 32);
+  return static_cast<std::uint32_t>(pair & 0xffffffffu);
 }
 DRAPE_HD inline std::uint32_t second_edge(std::uint64_t pair) {
-  return static_cast<std::uint32_t>(pair & 0xffffffffu);
+  return static_cast<std::uint32_t>(pair >> 32);
 }
 
 // Sorts a short row in place, ascending (insertion sort: rows hold tens of ids).
@@ -287,13 +301,12 @@ DRAPE_HD inline bool point_triangle_candidate(std::uint32_t v, std::uint32_t t,
          sv.radius * sv.radius;
 }
 
-// Edge-edge candidate, each unordered pair once (e < f).
+// Edge-edge candidate, each unordered pair once (e < f); the caller has ruled out rest
+// neighbours (rest_ee, searched once per edge f for all the edges of a vertex).
 DRAPE_HD inline bool edge_edge_candidate(std::uint32_t e, std::uint32_t f, const glm::vec3* pos,
                                          const float* w, const SelfView& sv) {
   if (f <= e) return false;
-  const std::uint32_t a = sv.edge_v0[e];
-  if (sv.rest_ee.contains(a, edge_pair(e, f))) return false;
-  const std::uint32_t b = sv.edge_v1[e], c = sv.edge_v0[f], d = sv.edge_v1[f];
+  const std::uint32_t a = sv.edge_v0[e], b = sv.edge_v1[e], c = sv.edge_v0[f], d = sv.edge_v1[f];
   if (a == c || a == d || b == c || b == d) return false;
   if (w[a] + w[b] + w[c] + w[d] <= 0.0f) return false;
   float s, t;

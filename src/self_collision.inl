@@ -299,14 +299,22 @@ class SelfCollision {
           if (first == last) return n;
           float reach = 0.0f;
           for (std::uint32_t e = first; e < last; ++e) reach = glm::max(reach, lengths[e]);
+          const std::uint32_t rest_count = sv.rest_ee.rows != nullptr ? sv.rest_ee.counts[v] : 0;
+          const std::uint64_t* rest_row = rest_count > 0 ? sv.rest_ee.row(v) : nullptr;
           kernels::for_each_near(
               edge_grid, glm::vec4(p[v], reach), sv.radius, edge_radius,
               [&](std::uint32_t f, const glm::vec4& fs) {
+                // f's rest neighbours among v's edges: a run of v's rest row, in edge order.
+                std::uint32_t k =
+                    rest_count > 0 ? sv.rest_ee.lower_bound(v, kernels::edge_pair(first, f)) : 0;
                 for (std::uint32_t e = first; e < last && e < f; ++e) {
                   const glm::vec4 es = edge_spheres[e];
                   const glm::vec3 d(es.x - fs.x, es.y - fs.y, es.z - fs.z);
                   const float limit = es.w + fs.w + sv.radius;
                   if (!(glm::dot(d, d) < limit * limit)) continue;
+                  const std::uint64_t ef = kernels::edge_pair(e, f);
+                  while (k < rest_count && rest_row[k] < ef) ++k;
+                  if (k < rest_count && rest_row[k] == ef) continue;
                   if (!kernels::edge_edge_candidate(e, f, p, w, sv)) continue;
                   if (n < capacity) row[n] = kernels::edge_pair(e, f);
                   ++n;
