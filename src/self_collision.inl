@@ -316,7 +316,7 @@ class SelfCollision {
                   while (k < rest_count && rest_row[k] < ef) ++k;
                   if (k < rest_count && rest_row[k] == ef) continue;
                   if (!kernels::edge_edge_candidate(e, f, p, w, sv)) continue;
-                  if (n < capacity) row[n] = kernels::edge_pair(e, f);
+                  if (n < capacity) row[n] = ef;
                   ++n;
                 }
               },
