@@ -304,15 +304,16 @@ class SelfCollision {
           kernels::for_each_near(
               edge_grid, glm::vec4(p[v], reach), sv.radius, edge_radius,
               [&](std::uint32_t f, const glm::vec4& fs) {
-                // f's rest neighbours among v's edges: a run of v's rest row, in edge order.
-                std::uint32_t k =
-                    rest_count > 0 ? sv.rest_ee.lower_bound(v, kernels::edge_pair(first, f)) : 0;
+                // f's rest neighbours among v's edges: a run of v's rest row, in edge order,
+                // searched for once one of v's edges passes the sphere test.
+                std::uint32_t k = kernels::kNone;
                 for (std::uint32_t e = first; e < last && e < f; ++e) {
                   const glm::vec4 es = edge_spheres[e];
                   const glm::vec3 d(es.x - fs.x, es.y - fs.y, es.z - fs.z);
                   const float limit = es.w + fs.w + sv.radius;
                   if (!(glm::dot(d, d) < limit * limit)) continue;
                   const std::uint64_t ef = kernels::edge_pair(e, f);
+                  if (k == kernels::kNone) k = rest_count > 0 ? sv.rest_ee.lower_bound(v, ef) : 0;
                   while (k < rest_count && rest_row[k] < ef) ++k;
                   if (k < rest_count && rest_row[k] == ef) continue;
                   if (!kernels::edge_edge_candidate(e, f, p, w, sv)) continue;
