@@ -7,8 +7,8 @@
 // Completeness: a query finds every item whose key point lies within one cell along each axis.
 // The solver makes a cell at least as wide as the query's reach: for a vertex's point-triangle
 // query, the distance from a triangle's centroid to any point of it plus the search radius; for
-// its edge-edge query, its own edges' length plus an edge's half length plus the radius. So no
-// pair within the search radius is missed.
+// its edge-edge query, the radius of the sphere around its own edges plus an edge's half length
+// plus the radius. So no pair within the search radius is missed.
 #pragma once
 
 #include <cmath>
@@ -151,6 +151,17 @@ DRAPE_HD inline float closest_on_triangle(const glm::vec3& p, const glm::vec3& a
   return glm::dot(p - q, p - q);
 }
 
+// True when two segments are provably at least `radius` apart: their projections onto the line
+// through their midpoints (d = one midpoint minus the other, h1 and h2 their half vectors) leave a
+// gap of at least `radius`, with a relative slack of 1e-3 for rounding, so that a pair this
+// rejects never passes the exact test. Costs no vertex loads, unlike closest_on_segments.
+DRAPE_HD inline bool segments_apart(const glm::vec3& d, const glm::vec3& h1, const glm::vec3& h2,
+                                    float radius) {
+  const float len = sqrtf(glm::dot(d, d));
+  const float gap = len * len - fabsf(glm::dot(h1, d)) - fabsf(glm::dot(h2, d));
+  return gap > radius * len * 1.001f;
+}
+
 // Closest points of segments p1q1 and p2q2 at parameters s, t in [0, 1] (Ericson 5.1.9).
 // Returns the squared distance.
 DRAPE_HD inline float closest_on_segments(const glm::vec3& p1, const glm::vec3& q1,
@@ -281,6 +292,25 @@ DRAPE_HD inline glm::vec4 triangle_sphere(const glm::vec3* p, const glm::uvec3& 
 
 DRAPE_HD inline glm::vec4 edge_sphere(const glm::vec3* p, std::uint32_t a, std::uint32_t b) {
   return {0.5f * (p[a] + p[b]), 0.5f * glm::length(p[b] - p[a])};
+}
+
+// A sphere holding vertex v and the edges it owns (edges [first, last), v to edge_v1[e]): about
+// the centre of their bounding box. Smaller than the sphere of radius "longest owned edge" about v
+// when the edges fan out to one side, as a vertex's edges to higher-numbered vertices usually do.
+DRAPE_HD inline glm::vec4 owned_sphere(const glm::vec3* p, std::uint32_t v, std::uint32_t first,
+                                       std::uint32_t last, const std::uint32_t* edge_v1) {
+  glm::vec3 lo = p[v], hi = p[v];
+  for (std::uint32_t e = first; e < last; ++e) {
+    lo = glm::min(lo, p[edge_v1[e]]);
+    hi = glm::max(hi, p[edge_v1[e]]);
+  }
+  const glm::vec3 c = 0.5f * (lo + hi);
+  float r2 = glm::dot(p[v] - c, p[v] - c);
+  for (std::uint32_t e = first; e < last; ++e) {
+    const glm::vec3 d = p[edge_v1[e]] - c;
+    r2 = glm::max(r2, glm::dot(d, d));
+  }
+  return {c, sqrtf(r2) * 1.0001f};
 }
 
 DRAPE_HD inline bool shares_vertex(std::uint32_t v, const glm::uvec3& t) {

@@ -196,6 +196,9 @@ class SelfCollision {
     m_owned.upload(owned);
     m_lengths.resize(m_edges);
     m_edge_spheres.resize(m_edges);
+    m_edge_halves.resize(m_edges);
+    m_owned_spheres.resize(m_vertices);
+    m_owned_radii.resize(m_vertices);
     m_pt.resize(m_vertices);
     m_ee.resize(m_vertices);
     m_rest_pt.resize(m_vertices);
@@ -242,7 +245,8 @@ class SelfCollision {
 
   std::size_t bytes() const {
     return m_tris.bytes() + m_edge_v0.bytes() + m_edge_v1.bytes() + m_owned.bytes() +
-           m_lengths.bytes() + m_edge_spheres.bytes() + m_pt.bytes() + m_ee.bytes() +
+           m_lengths.bytes() + m_edge_spheres.bytes() + m_edge_halves.bytes() +
+           m_owned_spheres.bytes() + m_owned_radii.bytes() + m_pt.bytes() + m_ee.bytes() +
            m_rest_pt.bytes() + m_rest_ee.bytes() + m_vertex_start.bytes() + m_vertex_end.bytes() +
            m_tri_grid.bytes() + m_edge_grid.bytes() + m_contacts.bytes() + m_active.bytes() +
            m_slot_dp.bytes() + m_slot_keys.bytes() + m_slots.bytes();
@@ -260,21 +264,30 @@ class SelfCollision {
     const std::uint32_t* owned = m_owned.data();
     float* lengths = m_lengths.data();
     glm::vec4* edge_spheres = m_edge_spheres.data();
+    glm::vec3* halves = m_edge_halves.data();
     m_exec.for_each(0, m_edges, [=] DRAPE_HD(std::uint32_t e) {
       edge_spheres[e] = kernels::edge_sphere(p, e0[e], e1[e]);
+      halves[e] = 0.5f * (p[e1[e]] - p[e0[e]]);
       lengths[e] = 2.0f * edge_spheres[e].w;
     });
+    glm::vec4* owned_spheres = m_owned_spheres.data();
+    float* owned_radii = m_owned_radii.data();
+    m_exec.for_each(0, m_vertices, [=] DRAPE_HD(std::uint32_t v) {
+      owned_spheres[v] = kernels::owned_sphere(p, v, owned[v], owned[v + 1], e1);
+      owned_radii[v] = owned_spheres[v].w;
+    });
+    const float owned_reach = m_vertices > 0 ? m_exec.max_value(owned_radii, m_vertices) : 0.0f;
     const float longest = (m_edges > 0 ? m_exec.max_value(lengths, m_edges) : 0.0f) * 1.0001f;
     // A triangle's vertices lie within 2/3 of its longest median (<= its longest edge) of its
     // centroid; an edge's within half its length of its midpoint; a vertex's own edges within
-    // their length of it. A query's reach (its own radius, an item's, the search radius) must fit
+    // its owned sphere. A query's reach (its own radius, an item's, the search radius) must fit
     // in a cell: the scene's cell size (or the mean rest edge) is raised to it where needed.
     const float tri_radius = longest * (2.0f / 3.0f);
     const float edge_radius = longest * 0.5f;
     m_tri_grid.build(
         m_exec, m_triangles, std::max(m_base_cell, tri_radius + sv.radius),
         [=] DRAPE_HD(std::uint32_t t) { return kernels::triangle_sphere(p, tris[t]); });
-    m_edge_grid.build(m_exec, m_edges, std::max(m_base_cell, longest + edge_radius + sv.radius),
+    m_edge_grid.build(m_exec, m_edges, std::max(m_base_cell, owned_reach + edge_radius + sv.radius),
                       [=] DRAPE_HD(std::uint32_t e) { return edge_spheres[e]; });
     const kernels::HashGridView tri_grid = m_tri_grid.view();
     const kernels::HashGridView edge_grid = m_edge_grid.view();
@@ -297,12 +310,10 @@ class SelfCollision {
           std::uint32_t n = 0;
           const std::uint32_t first = owned[v], last = owned[v + 1];
           if (first == last) return n;
-          float reach = 0.0f;
-          for (std::uint32_t e = first; e < last; ++e) reach = glm::max(reach, lengths[e]);
           const std::uint32_t rest_count = sv.rest_ee.rows != nullptr ? sv.rest_ee.counts[v] : 0;
           const std::uint64_t* rest_row = rest_count > 0 ? sv.rest_ee.row(v) : nullptr;
           kernels::for_each_near(
-              edge_grid, glm::vec4(p[v], reach), sv.radius, edge_radius,
+              edge_grid, owned_spheres[v], sv.radius, edge_radius,
               [&](std::uint32_t f, const glm::vec4& fs) {
                 // f's rest neighbours among v's edges: a run of v's rest row, in edge order,
                 // searched for once one of v's edges passes the sphere test.
@@ -316,6 +327,7 @@ class SelfCollision {
                   if (k == kernels::kNone) k = rest_count > 0 ? sv.rest_ee.lower_bound(v, ef) : 0;
                   while (k < rest_count && rest_row[k] < ef) ++k;
                   if (k < rest_count && rest_row[k] == ef) continue;
+                  if (kernels::segments_apart(d, halves[e], halves[f], sv.radius)) continue;
                   if (!kernels::edge_edge_candidate(e, f, p, w, sv)) continue;
                   if (n < capacity) row[n] = ef;
                   ++n;
@@ -405,8 +417,9 @@ class SelfCollision {
   Buffer<glm::uvec3> m_tris;
   std::vector<std::uint32_t> m_edge_ids;  // topology edge of each edge here
   Buffer<std::uint32_t> m_edge_v0, m_edge_v1, m_owned;
-  Buffer<float> m_lengths;
-  Buffer<glm::vec4> m_edge_spheres;
+  Buffer<float> m_lengths, m_owned_radii;
+  Buffer<glm::vec4> m_edge_spheres, m_owned_spheres;
+  Buffer<glm::vec3> m_edge_halves;
   HashGrid<Exec> m_tri_grid, m_edge_grid;
   CandidateRows<Exec> m_pt, m_rest_pt;
   CandidateRows<Exec, std::uint64_t> m_ee, m_rest_ee;

@@ -64,6 +64,62 @@ TEST(SelfCollisionKernels, ClosestPointsMatchDenseSampling) {
   }
 }
 
+TEST(SelfCollisionKernels, SegmentsApartOnlyRejectsPairsBeyondTheRadius) {
+  // By hand: parallel unit segments 3 apart along y, end to end along x, and crossing.
+  const vec3 hx(0.5f, 0.0f, 0.0f);
+  EXPECT_TRUE(kernels::segments_apart(vec3(0.0f, 3.0f, 0.0f), hx, hx, 2.9f));
+  EXPECT_FALSE(kernels::segments_apart(vec3(0.0f, 3.0f, 0.0f), hx, hx, 3.1f));
+  EXPECT_TRUE(kernels::segments_apart(vec3(3.0f, 0.0f, 0.0f), hx, hx, 1.9f));  // gap 3 - 1 = 2
+  EXPECT_FALSE(kernels::segments_apart(vec3(3.0f, 0.0f, 0.0f), hx, hx, 2.1f));
+  EXPECT_FALSE(kernels::segments_apart(vec3(0.0f), hx, vec3(0.0f, 0.5f, 0.0f), 0.1f));
+  // Random pairs: never rejects one the exact distance puts within the radius, and rejects most
+  // of those well beyond it along the line through their midpoints.
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  int rejected = 0, far = 0;
+  for (int trial = 0; trial < 20000; ++trial) {
+    const vec3 a(u(rng), u(rng), u(rng)), b = a + 0.3f * vec3(u(rng), u(rng), u(rng));
+    const vec3 c(u(rng), u(rng), u(rng)), d = c + 0.3f * vec3(u(rng), u(rng), u(rng));
+    const float radius = 0.5f * (u(rng) + 1.0f);
+    float s, t;
+    const float distance = std::sqrt(kernels::closest_on_segments(a, b, c, d, s, t));
+    const bool apart = kernels::segments_apart(0.5f * (a + b) - 0.5f * (c + d), 0.5f * (b - a),
+                                               0.5f * (d - c), radius);
+    if (distance < radius) {
+      EXPECT_FALSE(apart) << "trial " << trial;
+    }
+    if (distance > radius + 0.3f) {
+      ++far;
+      rejected += apart ? 1 : 0;
+    }
+  }
+  EXPECT_GT(rejected, far / 2);
+}
+
+TEST(SelfCollisionKernels, OwnedSphereHoldsTheVertexAndItsEdges) {
+  // A vertex with edges to +x, +y and the diagonal: the sphere is about the square's centre.
+  const std::vector<vec3> p{vec3(0.0f), vec3(1.0f, 0.0f, 0.0f), vec3(0.0f, 1.0f, 0.0f),
+                            vec3(1.0f, 1.0f, 0.0f)};
+  const std::vector<std::uint32_t> far_end{1, 2, 3};
+  const glm::vec4 s = kernels::owned_sphere(p.data(), 0, 0, 3, far_end.data());
+  EXPECT_NEAR(s.x, 0.5f, 1e-6f);
+  EXPECT_NEAR(s.y, 0.5f, 1e-6f);
+  EXPECT_NEAR(s.w, std::sqrt(0.5f), 1e-4f);  // half the diagonal, not the diagonal
+  // Random fans: every owned endpoint inside.
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  for (int trial = 0; trial < 200; ++trial) {
+    std::vector<vec3> q(6);
+    for (vec3& x : q) x = vec3(u(rng), u(rng), u(rng));
+    const std::vector<std::uint32_t> ends{1, 2, 3, 4, 5};
+    const std::uint32_t last = 1 + trial % 5;
+    const glm::vec4 o = kernels::owned_sphere(q.data(), 0, 0, last, ends.data());
+    const vec3 centre(o.x, o.y, o.z);
+    EXPECT_LE(glm::length(q[0] - centre), o.w);
+    for (std::uint32_t e = 0; e < last; ++e) EXPECT_LE(glm::length(q[ends[e]] - centre), o.w);
+  }
+}
+
 // Four vertices, a contact between them, and one correction applied.
 struct Contact4 {
   vec3 x[4], p[4];
