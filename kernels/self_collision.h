@@ -1,14 +1,14 @@
 // Self-collision (spec section 3, "Self-Collision", with the edge-edge contacts its future work
-// names). Broad phase: items (triangles by centroid, edges by midpoint) hashed into a uniform grid
+// names). Broad phase: items (every vertex's group: the vertex, its edges to higher vertices and
+// the triangles whose lowest vertex it is, by their bounding sphere) hashed into a uniform grid
 // whose cells are found through a power-of-two bucket table; a query visits the 27 cells around a
 // point. Narrow phase: contacts found once per rebuild and projected every iteration as one-sided
 // constraints that keep the side each pair had at the start of the substep.
 //
 // Completeness: a query finds every item whose key point lies within one cell along each axis.
-// The solver makes a cell at least as wide as the query's reach: for a vertex's point-triangle
-// query, the distance from a triangle's centroid to any point of it plus the search radius; for
-// its edge-edge query, the radius of the sphere around its own edges plus an edge's half length
-// plus the radius. So no pair within the search radius is missed.
+// The solver makes a cell at least as wide as the query's reach: two group radii plus the search
+// radius, since two groups hold a pair within the search radius only if their spheres come that
+// close. So no pair within the search radius is missed.
 #pragma once
 
 #include <cmath>
@@ -232,16 +232,25 @@ struct PairRows {
   }
 };
 
-// An edge-edge pair (e, f) as one row entry; entries order by f, then e, so that the pairs of
-// one edge f with a vertex's edges are adjacent in that vertex's row.
-DRAPE_HD inline std::uint64_t edge_pair(std::uint32_t e, std::uint32_t f) {
-  return (static_cast<std::uint64_t>(f) << 32) | e;
+// A candidate pair as one 64-bit row entry: point-triangle (x, t) as t << 32 | x, edge-edge
+// (e, f), e < f, as bit 63 | f << 32 | e. Entries order by kind, then by triangle or second edge,
+// then by point or first edge.
+constexpr std::uint64_t kEdgePair = std::uint64_t{1} << 63;
+DRAPE_HD inline std::uint64_t point_triangle_pair(std::uint32_t x, std::uint32_t t) {
+  return (static_cast<std::uint64_t>(t) << 32) | x;
 }
-DRAPE_HD inline std::uint32_t first_edge(std::uint64_t pair) {
+DRAPE_HD inline std::uint64_t edge_pair(std::uint32_t e, std::uint32_t f) {
+  return kEdgePair | (static_cast<std::uint64_t>(f) << 32) | e;
+}
+DRAPE_HD inline bool is_edge_pair(std::uint64_t pair) {
+  return (pair & kEdgePair) != 0;
+}
+// The point or first edge; the triangle or second edge.
+DRAPE_HD inline std::uint32_t pair_low(std::uint64_t pair) {
   return static_cast<std::uint32_t>(pair & 0xffffffffu);
 }
-DRAPE_HD inline std::uint32_t second_edge(std::uint64_t pair) {
-  return static_cast<std::uint32_t>(pair >> 32);
+DRAPE_HD inline std::uint32_t pair_high(std::uint64_t pair) {
+  return static_cast<std::uint32_t>((pair >> 32) & 0x7fffffffu);
 }
 
 // Sorts a short row in place, ascending (insertion sort: rows hold tens of ids).
@@ -257,16 +266,16 @@ DRAPE_HD void sort_row(T* row, std::uint32_t n) {
 
 // The cloth as self-collision sees it. Contacts are sought within `radius` (thickness plus a
 // margin for motion during the iterations) and pushed out to `thickness`. Pairs closer than
-// `radius` in the rest mesh are neighbours of one surface, never contacts: found once, listed
-// in rest_pt (triangles by vertex) and rest_ee (edge pairs e < f by edge_v0[e]). Edges are
-// ordered by (edge_v0, edge_v1), edge_v0 < edge_v1: a vertex's edges to higher vertices (the
-// edges it owns) are contiguous.
+// `radius` in the rest mesh are neighbours of one surface, never contacts: found once, listed in
+// `rest` by the vertex whose query finds them, each row in ascending order. Every vertex owns a
+// group: its edges to higher-numbered vertices (edges are ordered by (edge_v0, edge_v1),
+// edge_v0 < edge_v1, so a group's edges are contiguous) and the triangles whose lowest vertex it
+// is (triangles are ordered by that vertex).
 struct SelfView {
   const glm::uvec3* triangles = nullptr;
   const std::uint32_t* edge_v0 = nullptr;
   const std::uint32_t* edge_v1 = nullptr;
-  PairRows<std::uint32_t> rest_pt;
-  PairRows<std::uint64_t> rest_ee;
+  PairRows<std::uint64_t> rest;
   float thickness = 0.0f, radius = 0.0f, friction = 0.0f;
 };
 
@@ -294,9 +303,10 @@ DRAPE_HD inline glm::vec4 edge_sphere(const glm::vec3* p, std::uint32_t a, std::
   return {0.5f * (p[a] + p[b]), 0.5f * glm::length(p[b] - p[a])};
 }
 
-// A sphere holding vertex v and the edges it owns (edges [first, last), v to edge_v1[e]): about
-// the centre of their bounding box. Smaller than the sphere of radius "longest owned edge" about v
-// when the edges fan out to one side, as a vertex's edges to higher-numbered vertices usually do.
+// A sphere holding vertex v and the edges it owns (edges [first, last), v to edge_v1[e]), and so
+// also the triangles it owns (their other corners end two of those edges): about the centre of
+// their bounding box. Smaller than the sphere of radius "longest owned edge" about v when the
+// edges fan out to one side, as a vertex's edges to higher-numbered vertices usually do.
 DRAPE_HD inline glm::vec4 owned_sphere(const glm::vec3* p, std::uint32_t v, std::uint32_t first,
                                        std::uint32_t last, const std::uint32_t* edge_v1) {
   glm::vec3 lo = p[v], hi = p[v];
@@ -317,12 +327,11 @@ DRAPE_HD inline bool shares_vertex(std::uint32_t v, const glm::uvec3& t) {
   return v == t.x || v == t.y || v == t.z;
 }
 
-// Point-triangle candidate: vertex `v` and triangle `t` share no vertex, are not rest
-// neighbours, and are within the search radius at positions `pos`.
+// Point-triangle candidate: vertex `v` and triangle `t` share no vertex and are within the search
+// radius at positions `pos`; the caller has ruled out rest neighbours.
 DRAPE_HD inline bool point_triangle_candidate(std::uint32_t v, std::uint32_t t,
                                               const glm::vec3* pos, const float* w,
                                               const SelfView& sv) {
-  if (sv.rest_pt.contains(v, t)) return false;
   const glm::uvec3 tri = sv.triangles[t];
   if (shares_vertex(v, tri)) return false;
   if (w[v] + w[tri.x] + w[tri.y] + w[tri.z] <= 0.0f) return false;
@@ -332,7 +341,7 @@ DRAPE_HD inline bool point_triangle_candidate(std::uint32_t v, std::uint32_t t,
 }
 
 // Edge-edge candidate, each unordered pair once (e < f); the caller has ruled out rest
-// neighbours (rest_ee, searched once per edge f for all the edges of a vertex).
+// neighbours.
 DRAPE_HD inline bool edge_edge_candidate(std::uint32_t e, std::uint32_t f, const glm::vec3* pos,
                                          const float* w, const SelfView& sv) {
   if (f <= e) return false;

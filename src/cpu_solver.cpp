@@ -31,18 +31,19 @@ SelfCollisionPairs find_self_collision_pairs(const ClothModel& cloth,
   exec::CpuExec::Buffer<glm::vec3> p;
   p.upload(std::vector<glm::vec3>(positions.begin(), positions.end()));
   SelfCollision<exec::CpuExec> self(cloth, params, w.data(), exec);
-  CandidateRows<exec::CpuExec> pt;
-  CandidateRows<exec::CpuExec, std::uint64_t> ee;
-  pt.resize(static_cast<std::uint32_t>(positions.size()));
-  ee.resize(static_cast<std::uint32_t>(positions.size()));
-  self.find_pairs(p.data(), w.data(), pt, ee);
+  CandidateRows<exec::CpuExec, std::uint64_t> rows;
+  rows.resize(static_cast<std::uint32_t>(positions.size()));
+  self.find_pairs(p.data(), w.data(), rows);
   const std::vector<glm::uvec3> triangles = self.triangles();
   SelfCollisionPairs pairs;
-  for (const auto& [v, t] : pt.download()) pairs.point_triangle.emplace_back(v, triangles[t]);
-  for (const auto& [v, ef] : ee.download()) {
-    const std::uint32_t e = self.topology_edge(kernels::first_edge(ef));
-    const std::uint32_t f = self.topology_edge(kernels::second_edge(ef));
-    pairs.edge_edge.emplace_back(std::min(e, f), std::max(e, f));
+  for (const auto& [v, pair] : rows.download()) {
+    const std::uint32_t low = kernels::pair_low(pair), high = kernels::pair_high(pair);
+    if (kernels::is_edge_pair(pair)) {
+      const std::uint32_t e = self.topology_edge(low), f = self.topology_edge(high);
+      pairs.edge_edge.emplace_back(std::min(e, f), std::max(e, f));
+    } else {
+      pairs.point_triangle.emplace_back(low, triangles[high]);
+    }
   }
   return pairs;
 }

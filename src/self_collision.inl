@@ -1,10 +1,11 @@
 // Self-collision for the coloured solver, written once for every launch layer (included by
-// parallel_solver.inl). Per rebuild: two hash grids (triangles by centroid, edges by midpoint)
-// sorted with Thrust, candidate pairs gathered per vertex (its point-triangle pairs and the
-// edge-edge pairs of the edges it owns) into fixed-capacity rows
-// (doubled and redone when a row overflows), compacted with a prefix sum into one contact list
-// (point-triangle, then edge-edge), and the contacts' vertex slots sorted by vertex. Per iteration:
-// every contact computes its correction, every vertex applies the mean of its own.
+// parallel_solver.inl). Per rebuild: one hash grid over the vertices' groups (a vertex, its edges
+// to higher vertices and the triangles whose lowest vertex it is, by their bounding sphere) sorted
+// with Thrust; candidate pairs gathered per vertex (the point-triangle and edge-edge pairs between
+// its group and each higher group near it) into fixed-capacity rows (doubled and redone when a
+// row overflows), compacted with a prefix sum into one contact list, and the contacts' vertex slots
+// sorted by vertex. Per iteration: every contact computes its correction, every vertex applies the
+// mean of its own.
 #include <algorithm>
 #include <utility>
 #include <vector>
@@ -174,8 +175,17 @@ class SelfCollision {
     for (const glm::uvec3& t : cloth.mesh.triangles) {
       if (!is_degenerate(x[t.x], x[t.y], x[t.z])) triangles.push_back(t);
     }
+    // Triangles by their lowest vertex, which owns them.
+    const auto lowest = [](const glm::uvec3& t) { return std::min(t.x, std::min(t.y, t.z)); };
+    std::stable_sort(
+        triangles.begin(), triangles.end(),
+        [&](const glm::uvec3& a, const glm::uvec3& b) { return lowest(a) < lowest(b); });
     m_triangles = static_cast<std::uint32_t>(triangles.size());
     m_tris.upload(triangles);
+    std::vector<std::uint32_t> owned_triangles(m_vertices + 1, 0);
+    for (const glm::uvec3& t : triangles) ++owned_triangles[lowest(t) + 1];
+    for (std::uint32_t v = 0; v < m_vertices; ++v) owned_triangles[v + 1] += owned_triangles[v];
+    m_owned_triangles.upload(owned_triangles);
     // Edges by (lower vertex, higher vertex); each vertex owns a run of them.
     const Topology& topo = cloth.topology;
     m_edge_ids.resize(m_edges);
@@ -194,15 +204,13 @@ class SelfCollision {
     m_edge_v0.upload(v0);
     m_edge_v1.upload(v1);
     m_owned.upload(owned);
-    m_lengths.resize(m_edges);
     m_edge_spheres.resize(m_edges);
     m_edge_halves.resize(m_edges);
-    m_owned_spheres.resize(m_vertices);
-    m_owned_radii.resize(m_vertices);
-    m_pt.resize(m_vertices);
-    m_ee.resize(m_vertices);
-    m_rest_pt.resize(m_vertices);
-    m_rest_ee.resize(m_vertices);
+    m_tri_spheres.resize(m_triangles);
+    m_groups.resize(m_vertices);
+    m_group_radii.resize(m_vertices);
+    m_pairs.resize(m_vertices);
+    m_rest.resize(m_vertices);
     m_vertex_start.resize(m_vertices);
     m_vertex_end.resize(m_vertices);
 
@@ -217,11 +225,9 @@ class SelfCollision {
     // The rest neighbours: the pairs the same search finds in the rest mesh.
     Buffer<glm::vec3> rest;
     rest.upload(std::vector<glm::vec3>(x.begin(), x.end()));
-    find_pairs(rest.data(), w, m_rest_pt, m_rest_ee);
-    m_rest_pt.sort_rows(m_exec);
-    m_rest_ee.sort_rows(m_exec);
-    m_view.rest_pt = m_rest_pt.pairs();
-    m_view.rest_ee = m_rest_ee.pairs();
+    find_pairs(rest.data(), w, m_rest);
+    m_rest.sort_rows(m_exec);
+    m_view.rest = m_rest.pairs();
   }
 
   bool every_iteration() const { return m_every_iteration; }
@@ -245,105 +251,110 @@ class SelfCollision {
 
   std::size_t bytes() const {
     return m_tris.bytes() + m_edge_v0.bytes() + m_edge_v1.bytes() + m_owned.bytes() +
-           m_lengths.bytes() + m_edge_spheres.bytes() + m_edge_halves.bytes() +
-           m_owned_spheres.bytes() + m_owned_radii.bytes() + m_pt.bytes() + m_ee.bytes() +
-           m_rest_pt.bytes() + m_rest_ee.bytes() + m_vertex_start.bytes() + m_vertex_end.bytes() +
-           m_tri_grid.bytes() + m_edge_grid.bytes() + m_contacts.bytes() + m_active.bytes() +
-           m_slot_dp.bytes() + m_slot_keys.bytes() + m_slots.bytes();
+           m_owned_triangles.bytes() + m_edge_spheres.bytes() + m_edge_halves.bytes() +
+           m_tri_spheres.bytes() + m_groups.bytes() + m_group_radii.bytes() + m_pairs.bytes() +
+           m_rest.bytes() + m_vertex_start.bytes() + m_vertex_end.bytes() + m_grid.bytes() +
+           m_contacts.bytes() + m_active.bytes() + m_slot_dp.bytes() + m_slot_keys.bytes() +
+           m_slots.bytes();
   }
 
-  // Candidate pairs at positions p into pt_rows (triangles by vertex) and ee_rows (edge pairs
-  // e < f by the vertex that owns e). Returns the numbers of each.
-  std::pair<std::uint32_t, std::uint32_t> find_pairs(const glm::vec3* p, const float* w,
-                                                     CandidateRows<Exec>& pt_rows,
-                                                     CandidateRows<Exec, std::uint64_t>& ee_rows) {
+  // Candidate pairs at positions p into `rows`: in vertex v's row, the point-triangle and edge-edge
+  // pairs between v's group and every higher group near it. Returns the number of pairs.
+  std::uint32_t find_pairs(const glm::vec3* p, const float* w,
+                           CandidateRows<Exec, std::uint64_t>& rows) {
     const kernels::SelfView sv = view();
     const std::uint32_t* e0 = sv.edge_v0;
     const std::uint32_t* e1 = sv.edge_v1;
     const glm::uvec3* tris = sv.triangles;
     const std::uint32_t* owned = m_owned.data();
-    float* lengths = m_lengths.data();
+    const std::uint32_t* owned_tris = m_owned_triangles.data();
     glm::vec4* edge_spheres = m_edge_spheres.data();
     glm::vec3* halves = m_edge_halves.data();
+    glm::vec4* tri_spheres = m_tri_spheres.data();
+    glm::vec4* groups = m_groups.data();
+    float* group_radii = m_group_radii.data();
     m_exec.for_each(0, m_edges, [=] DRAPE_HD(std::uint32_t e) {
       edge_spheres[e] = kernels::edge_sphere(p, e0[e], e1[e]);
       halves[e] = 0.5f * (p[e1[e]] - p[e0[e]]);
-      lengths[e] = 2.0f * edge_spheres[e].w;
     });
-    glm::vec4* owned_spheres = m_owned_spheres.data();
-    float* owned_radii = m_owned_radii.data();
+    m_exec.for_each(0, m_triangles, [=] DRAPE_HD(std::uint32_t t) {
+      tri_spheres[t] = kernels::triangle_sphere(p, tris[t]);
+    });
     m_exec.for_each(0, m_vertices, [=] DRAPE_HD(std::uint32_t v) {
-      owned_spheres[v] = kernels::owned_sphere(p, v, owned[v], owned[v + 1], e1);
-      owned_radii[v] = owned_spheres[v].w;
+      groups[v] = kernels::owned_sphere(p, v, owned[v], owned[v + 1], e1);
+      group_radii[v] = groups[v].w;
     });
-    const float owned_reach = m_vertices > 0 ? m_exec.max_value(owned_radii, m_vertices) : 0.0f;
-    const float longest = (m_edges > 0 ? m_exec.max_value(lengths, m_edges) : 0.0f) * 1.0001f;
-    // A triangle's vertices lie within 2/3 of its longest median (<= its longest edge) of its
-    // centroid; an edge's within half its length of its midpoint; a vertex's own edges within
-    // its owned sphere. A query's reach (its own radius, an item's, the search radius) must fit
-    // in a cell: the scene's cell size (or the mean rest edge) is raised to it where needed.
-    const float tri_radius = longest * (2.0f / 3.0f);
-    const float edge_radius = longest * 0.5f;
-    m_tri_grid.build(
-        m_exec, m_triangles, std::max(m_base_cell, tri_radius + sv.radius),
-        [=] DRAPE_HD(std::uint32_t t) { return kernels::triangle_sphere(p, tris[t]); });
-    m_edge_grid.build(m_exec, m_edges, std::max(m_base_cell, owned_reach + edge_radius + sv.radius),
-                      [=] DRAPE_HD(std::uint32_t e) { return edge_spheres[e]; });
-    const kernels::HashGridView tri_grid = m_tri_grid.view();
-    const kernels::HashGridView edge_grid = m_edge_grid.view();
-    const std::uint32_t pt = pt_rows.gather(
-        m_exec, [=] DRAPE_HD(std::uint32_t v, std::uint32_t * row, std::uint32_t capacity) {
-          std::uint32_t n = 0;
-          const glm::vec4 point(p[v], 0.0f);
-          kernels::for_each_near(tri_grid, point, sv.radius, tri_radius,
-                                 [&](std::uint32_t t, const glm::vec4&) {
-                                   if (!kernels::point_triangle_candidate(v, t, p, w, sv)) return;
-                                   if (n < capacity) row[n] = t;
-                                   ++n;
-                                 });
-          return n;
-        });
-    // One query per vertex for the edges it owns: edges near any of them, each pair (e, f) with
-    // e < f once.
-    const std::uint32_t ee = ee_rows.gather(
+    // Two groups hold a pair within the search radius only if their spheres come that close: a
+    // cell at least two group radii plus the radius wide lets a query find every such group.
+    const float group_radius = m_vertices > 0 ? m_exec.max_value(group_radii, m_vertices) : 0.0f;
+    m_grid.build(m_exec, m_vertices, std::max(m_base_cell, 2.0f * group_radius + sv.radius),
+                 [=] DRAPE_HD(std::uint32_t v) { return groups[v]; });
+    const kernels::HashGridView grid = m_grid.view();
+    return rows.gather(
         m_exec, [=] DRAPE_HD(std::uint32_t v, std::uint64_t * row, std::uint32_t capacity) {
           std::uint32_t n = 0;
-          const std::uint32_t first = owned[v], last = owned[v + 1];
-          if (first == last) return n;
-          const std::uint32_t rest_count = sv.rest_ee.rows != nullptr ? sv.rest_ee.counts[v] : 0;
-          const std::uint64_t* rest_row = rest_count > 0 ? sv.rest_ee.row(v) : nullptr;
+          const auto keep = [&](std::uint64_t pair) {
+            if (n < capacity) row[n] = pair;
+            ++n;
+          };
+          const float r = sv.radius;
+          const std::uint32_t rest_count = sv.rest.rows != nullptr ? sv.rest.counts[v] : 0;
+          const std::uint64_t* rest_row = rest_count > 0 ? sv.rest.row(v) : nullptr;
+          // Whether a pair is a rest neighbour, for pairs asked in ascending order from `k` on:
+          // a binary search finds the first, the rest walk forward.
+          const auto rest = [&](std::uint64_t pair, std::uint32_t& k) {
+            if (k == kernels::kNone) k = rest_count > 0 ? sv.rest.lower_bound(v, pair) : 0;
+            while (k < rest_count && rest_row[k] < pair) ++k;
+            return k < rest_count && rest_row[k] == pair;
+          };
+          const auto near = [r](const glm::vec3& x, const glm::vec4& sphere) {
+            const glm::vec3 d = x - glm::vec3(sphere.x, sphere.y, sphere.z);
+            return glm::dot(d, d) < (sphere.w + r) * (sphere.w + r);
+          };
+          const glm::vec3 pv = p[v];
           kernels::for_each_near(
-              edge_grid, owned_spheres[v], sv.radius, edge_radius,
-              [&](std::uint32_t f, const glm::vec4& fs) {
-                // f's rest neighbours among v's edges: a run of v's rest row, in edge order,
-                // searched for once one of v's edges passes the sphere test.
+              grid, groups[v], r, group_radius,
+              [&](std::uint32_t u, const glm::vec4&) {
+                const glm::vec3 pu = p[u];
+                // Point u against v's triangles (v's rest row holds other points between these).
+                for (std::uint32_t t = owned_tris[v]; t < owned_tris[v + 1]; ++t) {
+                  if (!near(pu, tri_spheres[t])) continue;
+                  const std::uint64_t pair = kernels::point_triangle_pair(u, t);
+                  if (sv.rest.contains(v, pair)) continue;
+                  if (kernels::point_triangle_candidate(u, t, p, w, sv)) keep(pair);
+                }
+                // Point v against u's triangles, then v's edges against u's: each a run of v's row.
                 std::uint32_t k = kernels::kNone;
-                for (std::uint32_t e = first; e < last && e < f; ++e) {
-                  const glm::vec4 es = edge_spheres[e];
-                  const glm::vec3 d(es.x - fs.x, es.y - fs.y, es.z - fs.z);
-                  const float limit = es.w + fs.w + sv.radius;
-                  if (!(glm::dot(d, d) < limit * limit)) continue;
-                  const std::uint64_t ef = kernels::edge_pair(e, f);
-                  if (k == kernels::kNone) k = rest_count > 0 ? sv.rest_ee.lower_bound(v, ef) : 0;
-                  while (k < rest_count && rest_row[k] < ef) ++k;
-                  if (k < rest_count && rest_row[k] == ef) continue;
-                  if (kernels::segments_apart(d, halves[e], halves[f], sv.radius)) continue;
-                  if (!kernels::edge_edge_candidate(e, f, p, w, sv)) continue;
-                  if (n < capacity) row[n] = ef;
-                  ++n;
+                for (std::uint32_t t = owned_tris[u]; t < owned_tris[u + 1]; ++t) {
+                  if (!near(pv, tri_spheres[t])) continue;
+                  const std::uint64_t pair = kernels::point_triangle_pair(v, t);
+                  if (rest(pair, k)) continue;
+                  if (kernels::point_triangle_candidate(v, t, p, w, sv)) keep(pair);
+                }
+                k = kernels::kNone;
+                for (std::uint32_t f = owned[u]; f < owned[u + 1]; ++f) {
+                  const glm::vec4 fs = edge_spheres[f];
+                  for (std::uint32_t e = owned[v]; e < owned[v + 1]; ++e) {
+                    const glm::vec4 es = edge_spheres[e];
+                    const glm::vec3 d(es.x - fs.x, es.y - fs.y, es.z - fs.z);
+                    const float limit = es.w + fs.w + r;
+                    if (!(glm::dot(d, d) < limit * limit)) continue;
+                    const std::uint64_t pair = kernels::edge_pair(e, f);
+                    if (rest(pair, k)) continue;
+                    if (kernels::segments_apart(d, halves[e], halves[f], r)) continue;
+                    if (kernels::edge_edge_candidate(e, f, p, w, sv)) keep(pair);
+                  }
                 }
               },
-              first);
+              v);
           return n;
         });
-    return {pt, ee};
   }
 
   // Finds the contacts at the current positions p (sides from the start positions x).
   void rebuild(kernels::ParticleView s) {
     const kernels::SelfView sv = view();
-    const auto [pt, ee] = find_pairs(s.p, s.w, m_pt, m_ee);
-    m_count = pt + ee;
+    m_count = find_pairs(s.p, s.w, m_pairs);
     m_contacts_found += m_count;
     const std::size_t slots = 4 * static_cast<std::size_t>(m_count);
     m_contacts.resize(m_count);
@@ -352,12 +363,10 @@ class SelfCollision {
     m_slot_keys.resize(slots);
     m_slots.resize(slots);
     kernels::Contact* contacts = m_contacts.data();
-    m_pt.emit(m_exec, 0, [=] DRAPE_HD(std::uint32_t v, std::uint32_t t, std::uint32_t k) {
-      contacts[k] = kernels::make_point_triangle(v, t, s, sv);
-    });
-    m_ee.emit(m_exec, pt, [=] DRAPE_HD(std::uint32_t, std::uint64_t ef, std::uint32_t k) {
-      contacts[k] =
-          kernels::make_edge_edge(kernels::first_edge(ef), kernels::second_edge(ef), s, sv);
+    m_pairs.emit(m_exec, 0, [=] DRAPE_HD(std::uint32_t, std::uint64_t pair, std::uint32_t k) {
+      const std::uint32_t low = kernels::pair_low(pair), high = kernels::pair_high(pair);
+      contacts[k] = kernels::is_edge_pair(pair) ? kernels::make_edge_edge(low, high, s, sv)
+                                                : kernels::make_point_triangle(low, high, s, sv);
     });
 
     // Each vertex's slots, in contact order.
@@ -416,13 +425,12 @@ class SelfCollision {
   kernels::SelfView m_view;
   Buffer<glm::uvec3> m_tris;
   std::vector<std::uint32_t> m_edge_ids;  // topology edge of each edge here
-  Buffer<std::uint32_t> m_edge_v0, m_edge_v1, m_owned;
-  Buffer<float> m_lengths, m_owned_radii;
-  Buffer<glm::vec4> m_edge_spheres, m_owned_spheres;
+  Buffer<std::uint32_t> m_edge_v0, m_edge_v1, m_owned, m_owned_triangles;
+  Buffer<float> m_group_radii;
+  Buffer<glm::vec4> m_edge_spheres, m_tri_spheres, m_groups;
   Buffer<glm::vec3> m_edge_halves;
-  HashGrid<Exec> m_tri_grid, m_edge_grid;
-  CandidateRows<Exec> m_pt, m_rest_pt;
-  CandidateRows<Exec, std::uint64_t> m_ee, m_rest_ee;
+  HashGrid<Exec> m_grid;
+  CandidateRows<Exec, std::uint64_t> m_pairs, m_rest;
   std::uint32_t m_count = 0;
   std::uint64_t m_contacts_found = 0;
   Buffer<kernels::Contact> m_contacts;
