@@ -12,7 +12,7 @@
 
 namespace drape {
 
-// Self-collision (spec section 3): contacts within 2 x thickness are gathered from a spatial hash
+// Self-collision (spec section 3): contacts within 1.5 x thickness are gathered from a spatial hash
 // and pushed apart to the thickness.
 struct SelfCollisionParams {
   bool enabled = false;
