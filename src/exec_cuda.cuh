@@ -91,6 +91,12 @@ struct CudaExec {
     DRAPE_CUDA_CHECK(cudaGetLastError());
   }
 
+  // Uneven iterations need no special schedule: the GPU's warps are scheduled as they finish.
+  template <class F>
+  void for_each_uneven(std::uint32_t begin, std::uint32_t end, F f) const {
+    for_each(begin, end, f);
+  }
+
   // One GPU thread per element: a chunk of one.
   template <class F>
   void for_each_chunk(std::uint32_t begin, std::uint32_t end, F f) const {

@@ -97,7 +97,7 @@ class CandidateRows {
       m_rows.resize(static_cast<std::size_t>(m_n) * m_capacity);
       T* rows = m_rows.data();
       const std::uint32_t capacity = m_capacity;
-      exec.for_each(0, m_n, [=] DRAPE_HD(std::uint32_t i) {
+      exec.for_each_uneven(0, m_n, [=] DRAPE_HD(std::uint32_t i) {
         counts[i] = query(i, rows + static_cast<std::size_t>(i) * capacity, capacity);
       });
       const std::uint32_t most = m_n > 0 ? exec.max_value(counts, m_n) : 0u;
