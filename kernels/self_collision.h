@@ -430,6 +430,11 @@ DRAPE_HD inline bool contact_correction(const Contact& k, ParticleView s, const 
     if (a < 0.0f || b < 0.0f || c < 0.0f) return false;
     coef[0] = 1.0f, coef[1] = -a, coef[2] = -b, coef[3] = -c;
   } else {
+    // Any point of ab minus any point of cd is at least this far along the side: when that
+    // already clears the thickness (with a margin for rounding), the closest points are not needed.
+    const float ab = glm::min(glm::dot(p0 - p2, k.side), glm::dot(p1 - p2, k.side));
+    const float cd = glm::max(0.0f, glm::dot(p3 - p2, k.side));
+    if (ab - cd >= sv.thickness * 1.001f) return false;
     float u, t;
     closest_on_segments(p0, p1, p2, p3, u, t);
     const glm::vec3 q = (p0 + u * (p1 - p0)) - (p2 + t * (p3 - p2));
