@@ -232,25 +232,37 @@ struct PairRows {
   }
 };
 
-// A candidate pair as one 64-bit row entry: point-triangle (x, t) as t << 32 | x, edge-edge
-// (e, f), e < f, as bit 63 | f << 32 | e. Entries order by kind, then by triangle or second edge,
-// then by point or first edge.
-constexpr std::uint64_t kEdgePair = std::uint64_t{1} << 63;
-DRAPE_HD inline std::uint64_t point_triangle_pair(std::uint32_t x, std::uint32_t t) {
-  return (static_cast<std::uint64_t>(t) << 32) | x;
+// A candidate pair as one 64-bit entry of the row of vertex v, the lower of the two groups it
+// joins: u << 32 (u the other group) | kind << 30 | b << 15 | a, where a and b count from the start
+// of a group's run of triangles or edges (below 2^15). Kinds: point u on v's triangle a, point v on
+// u's triangle a, v's edge a against u's edge b. The pairs of one group pair are adjacent in a
+// sorted row, in the order the query meets them.
+enum class PairKind : std::uint32_t { point_on_mine = 0, point_on_theirs = 1, edges = 2 };
+constexpr std::uint32_t kMaxGroupItems = 1u << 15;
+
+DRAPE_HD inline std::uint64_t group_pair(std::uint32_t u, PairKind kind, std::uint32_t a,
+                                         std::uint32_t b = 0) {
+  return (static_cast<std::uint64_t>(u) << 32) | (static_cast<std::uint64_t>(kind) << 30) |
+         (static_cast<std::uint64_t>(b) << 15) | a;
 }
-DRAPE_HD inline std::uint64_t edge_pair(std::uint32_t e, std::uint32_t f) {
-  return kEdgePair | (static_cast<std::uint64_t>(f) << 32) | e;
-}
-DRAPE_HD inline bool is_edge_pair(std::uint64_t pair) {
-  return (pair & kEdgePair) != 0;
-}
-// The point or first edge; the triangle or second edge.
-DRAPE_HD inline std::uint32_t pair_low(std::uint64_t pair) {
-  return static_cast<std::uint32_t>(pair & 0xffffffffu);
-}
-DRAPE_HD inline std::uint32_t pair_high(std::uint64_t pair) {
-  return static_cast<std::uint32_t>((pair >> 32) & 0x7fffffffu);
+
+// A pair in mesh terms: point-triangle (point, triangle) or edge-edge (first, second edge).
+struct PairIds {
+  bool edge_edge;
+  std::uint32_t first, second;
+};
+
+// Decodes entry `pair` of vertex v's row; owned_edges and owned_triangles are the groups' runs.
+DRAPE_HD inline PairIds decode_pair(std::uint32_t v, std::uint64_t pair,
+                                    const std::uint32_t* owned_edges,
+                                    const std::uint32_t* owned_triangles) {
+  const auto u = static_cast<std::uint32_t>(pair >> 32);
+  const auto kind = static_cast<PairKind>((pair >> 30) & 3u);
+  const auto a = static_cast<std::uint32_t>(pair & (kMaxGroupItems - 1));
+  const auto b = static_cast<std::uint32_t>((pair >> 15) & (kMaxGroupItems - 1));
+  if (kind == PairKind::point_on_mine) return {false, u, owned_triangles[v] + a};
+  if (kind == PairKind::point_on_theirs) return {false, v, owned_triangles[u] + a};
+  return {true, owned_edges[v] + a, owned_edges[u] + b};
 }
 
 // Sorts a short row in place, ascending (insertion sort: rows hold tens of ids).

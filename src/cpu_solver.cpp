@@ -36,13 +36,12 @@ SelfCollisionPairs find_self_collision_pairs(const ClothModel& cloth,
   self.find_pairs(p.data(), w.data(), rows);
   const std::vector<glm::uvec3> triangles = self.triangles();
   SelfCollisionPairs pairs;
-  for (const auto& [v, pair] : rows.download()) {
-    const std::uint32_t low = kernels::pair_low(pair), high = kernels::pair_high(pair);
-    if (kernels::is_edge_pair(pair)) {
-      const std::uint32_t e = self.topology_edge(low), f = self.topology_edge(high);
+  for (const kernels::PairIds& ids : self.host_pairs(rows)) {
+    if (ids.edge_edge) {
+      const std::uint32_t e = self.topology_edge(ids.first), f = self.topology_edge(ids.second);
       pairs.edge_edge.emplace_back(std::min(e, f), std::max(e, f));
     } else {
-      pairs.point_triangle.emplace_back(low, triangles[high]);
+      pairs.point_triangle.emplace_back(ids.first, triangles[ids.second]);
     }
   }
   return pairs;

@@ -7,9 +7,11 @@
 // sorted by vertex. Per iteration: every contact computes its correction, every vertex applies the
 // mean of its own.
 #include <algorithm>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "drape/error.h"
 #include "kernels/self_collision.h"
 
 namespace drape {
@@ -201,6 +203,17 @@ class SelfCollision {
       ++owned[v0[e] + 1];
     }
     for (std::uint32_t v = 0; v < m_vertices; ++v) owned[v + 1] += owned[v];
+    // Pair keys count a group's edges and triangles in 15 bits.
+    for (std::uint32_t v = 0; v < m_vertices; ++v) {
+      const std::uint32_t most =
+          std::max(owned[v + 1] - owned[v], owned_triangles[v + 1] - owned_triangles[v]);
+      if (most >= kernels::kMaxGroupItems) {
+        throw InputError("cloth: vertex " + std::to_string(v) + " has " + std::to_string(most) +
+                         " edges or triangles to higher-numbered vertices; self-collision "
+                         "handles at most " +
+                         std::to_string(kernels::kMaxGroupItems - 1));
+      }
+    }
     m_edge_v0.upload(v0);
     m_edge_v1.upload(v1);
     m_owned.upload(owned);
@@ -237,6 +250,18 @@ class SelfCollision {
     std::vector<glm::uvec3> t;
     m_tris.download(t);
     return t;
+  }
+
+  // The pairs in `rows` (filled by find_pairs) on the host, in list order.
+  std::vector<kernels::PairIds> host_pairs(const CandidateRows<Exec, std::uint64_t>& rows) const {
+    std::vector<std::uint32_t> owned, owned_tris;
+    m_owned.download(owned);
+    m_owned_triangles.download(owned_tris);
+    std::vector<kernels::PairIds> ids;
+    for (const auto& [v, pair] : rows.download()) {
+      ids.push_back(kernels::decode_pair(v, pair, owned.data(), owned_tris.data()));
+    }
+    return ids;
   }
 
   // The topology edge of edge e here.
@@ -290,65 +315,68 @@ class SelfCollision {
     m_grid.build(m_exec, m_vertices, std::max(m_base_cell, 2.0f * group_radius + sv.radius),
                  [=] DRAPE_HD(std::uint32_t v) { return groups[v]; });
     const kernels::HashGridView grid = m_grid.view();
-    return rows.gather(
-        m_exec, [=] DRAPE_HD(std::uint32_t v, std::uint64_t * row, std::uint32_t capacity) {
-          std::uint32_t n = 0;
-          const auto keep = [&](std::uint64_t pair) {
-            if (n < capacity) row[n] = pair;
-            ++n;
-          };
-          const float r = sv.radius;
-          const std::uint32_t rest_count = sv.rest.rows != nullptr ? sv.rest.counts[v] : 0;
-          const std::uint64_t* rest_row = rest_count > 0 ? sv.rest.row(v) : nullptr;
-          // Whether a pair is a rest neighbour, for pairs asked in ascending order from `k` on:
-          // a binary search finds the first, the rest walk forward.
-          const auto rest = [&](std::uint64_t pair, std::uint32_t& k) {
-            if (k == kernels::kNone) k = rest_count > 0 ? sv.rest.lower_bound(v, pair) : 0;
-            while (k < rest_count && rest_row[k] < pair) ++k;
-            return k < rest_count && rest_row[k] == pair;
-          };
-          const auto near = [r](const glm::vec3& x, const glm::vec4& sphere) {
-            const glm::vec3 d = x - glm::vec3(sphere.x, sphere.y, sphere.z);
-            return glm::dot(d, d) < (sphere.w + r) * (sphere.w + r);
-          };
-          const glm::vec3 pv = p[v];
-          kernels::for_each_near(
-              grid, groups[v], r, group_radius,
-              [&](std::uint32_t u, const glm::vec4&) {
-                const glm::vec3 pu = p[u];
-                // Point u against v's triangles (v's rest row holds other points between these).
-                for (std::uint32_t t = owned_tris[v]; t < owned_tris[v + 1]; ++t) {
-                  if (!near(pu, tri_spheres[t])) continue;
-                  const std::uint64_t pair = kernels::point_triangle_pair(u, t);
-                  if (sv.rest.contains(v, pair)) continue;
-                  if (kernels::point_triangle_candidate(u, t, p, w, sv)) keep(pair);
-                }
-                // Point v against u's triangles, then v's edges against u's: each a run of v's row.
-                std::uint32_t k = kernels::kNone;
-                for (std::uint32_t t = owned_tris[u]; t < owned_tris[u + 1]; ++t) {
-                  if (!near(pv, tri_spheres[t])) continue;
-                  const std::uint64_t pair = kernels::point_triangle_pair(v, t);
-                  if (rest(pair, k)) continue;
-                  if (kernels::point_triangle_candidate(v, t, p, w, sv)) keep(pair);
-                }
-                k = kernels::kNone;
-                for (std::uint32_t f = owned[u]; f < owned[u + 1]; ++f) {
-                  const glm::vec4 fs = edge_spheres[f];
-                  for (std::uint32_t e = owned[v]; e < owned[v + 1]; ++e) {
-                    const glm::vec4 es = edge_spheres[e];
-                    const glm::vec3 d(es.x - fs.x, es.y - fs.y, es.z - fs.z);
-                    const float limit = es.w + fs.w + r;
-                    if (!(glm::dot(d, d) < limit * limit)) continue;
-                    const std::uint64_t pair = kernels::edge_pair(e, f);
-                    if (rest(pair, k)) continue;
-                    if (kernels::segments_apart(d, halves[e], halves[f], r)) continue;
-                    if (kernels::edge_edge_candidate(e, f, p, w, sv)) keep(pair);
-                  }
-                }
-              },
-              v);
-          return n;
-        });
+    return rows.gather(m_exec, [=] DRAPE_HD(std::uint32_t v, std::uint64_t * row,
+                                            std::uint32_t capacity) {
+      std::uint32_t n = 0;
+      const auto keep = [&](std::uint64_t pair) {
+        if (n < capacity) row[n] = pair;
+        ++n;
+      };
+      const float r = sv.radius;
+      const std::uint32_t rest_count = sv.rest.rows != nullptr ? sv.rest.counts[v] : 0;
+      const std::uint64_t* rest_row = rest_count > 0 ? sv.rest.row(v) : nullptr;
+      const auto near = [r](const glm::vec3& x, const glm::vec4& sphere) {
+        const glm::vec3 d = x - glm::vec3(sphere.x, sphere.y, sphere.z);
+        return glm::dot(d, d) < (sphere.w + r) * (sphere.w + r);
+      };
+      const glm::vec3 pv = p[v];
+      const glm::vec4 gv = groups[v];
+      const std::uint32_t tv = owned_tris[v], tv_end = owned_tris[v + 1];
+      const std::uint32_t ev = owned[v], ev_end = owned[v + 1];
+      kernels::for_each_near(
+          grid, gv, r, group_radius,
+          [&](std::uint32_t u, const glm::vec4&) {
+            // The rest neighbours among the pairs of v and u: a run of v's row, found by one
+            // binary search once a pair needs it, then walked in step with the pairs.
+            std::uint32_t k = kernels::kNone;
+            const auto rest = [&](std::uint64_t pair) {
+              if (k == kernels::kNone) k = rest_count > 0 ? sv.rest.lower_bound(v, pair) : 0;
+              while (k < rest_count && rest_row[k] < pair) ++k;
+              return k < rest_count && rest_row[k] == pair;
+            };
+            const glm::vec3 pu = p[u];
+            for (std::uint32_t t = tv; t < tv_end; ++t) {
+              if (!near(pu, tri_spheres[t])) continue;
+              const auto pair = kernels::group_pair(u, kernels::PairKind::point_on_mine, t - tv);
+              if (!rest(pair) && kernels::point_triangle_candidate(u, t, p, w, sv)) keep(pair);
+            }
+            const std::uint32_t tu = owned_tris[u];
+            for (std::uint32_t t = tu; t < owned_tris[u + 1]; ++t) {
+              if (!near(pv, tri_spheres[t])) continue;
+              const auto pair = kernels::group_pair(u, kernels::PairKind::point_on_theirs, t - tu);
+              if (!rest(pair) && kernels::point_triangle_candidate(v, t, p, w, sv)) keep(pair);
+            }
+            const std::uint32_t eu = owned[u];
+            for (std::uint32_t f = eu; f < owned[u + 1]; ++f) {
+              // An edge of u beyond the reach of v's whole group meets none of its edges.
+              const glm::vec4 fs = edge_spheres[f];
+              const glm::vec3 g(gv.x - fs.x, gv.y - fs.y, gv.z - fs.z);
+              if (!(glm::dot(g, g) < (gv.w + fs.w + r) * (gv.w + fs.w + r))) continue;
+              for (std::uint32_t e = ev; e < ev_end; ++e) {
+                const glm::vec4 es = edge_spheres[e];
+                const glm::vec3 d(es.x - fs.x, es.y - fs.y, es.z - fs.z);
+                const float limit = es.w + fs.w + r;
+                if (!(glm::dot(d, d) < limit * limit)) continue;
+                const auto pair = kernels::group_pair(u, kernels::PairKind::edges, e - ev, f - eu);
+                if (rest(pair)) continue;
+                if (kernels::segments_apart(d, halves[e], halves[f], r)) continue;
+                if (kernels::edge_edge_candidate(e, f, p, w, sv)) keep(pair);
+              }
+            }
+          },
+          v);
+      return n;
+    });
   }
 
   // Finds the contacts at the current positions p (sides from the start positions x).
@@ -363,10 +391,12 @@ class SelfCollision {
     m_slot_keys.resize(slots);
     m_slots.resize(slots);
     kernels::Contact* contacts = m_contacts.data();
-    m_pairs.emit(m_exec, 0, [=] DRAPE_HD(std::uint32_t, std::uint64_t pair, std::uint32_t k) {
-      const std::uint32_t low = kernels::pair_low(pair), high = kernels::pair_high(pair);
-      contacts[k] = kernels::is_edge_pair(pair) ? kernels::make_edge_edge(low, high, s, sv)
-                                                : kernels::make_point_triangle(low, high, s, sv);
+    const std::uint32_t* owned = m_owned.data();
+    const std::uint32_t* owned_tris = m_owned_triangles.data();
+    m_pairs.emit(m_exec, 0, [=] DRAPE_HD(std::uint32_t v, std::uint64_t pair, std::uint32_t k) {
+      const kernels::PairIds ids = kernels::decode_pair(v, pair, owned, owned_tris);
+      contacts[k] = ids.edge_edge ? kernels::make_edge_edge(ids.first, ids.second, s, sv)
+                                  : kernels::make_point_triangle(ids.first, ids.second, s, sv);
     });
 
     // Each vertex's slots, in contact order.

@@ -4,12 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 #include <set>
 
 #include <glm/geometric.hpp>
 
 #include "drape/cloth.h"
+#include "drape/error.h"
 #include "drape/primitives.h"
 #include "drape/reference_constraints.h"
 #include "drape/self_collision.h"
@@ -332,6 +334,25 @@ TEST(SelfCollisionHash, MatchesBruteForceOnRandomMeshes) {
   }
   EXPECT_GT(total_pt, 100u);  // the meshes are dense enough to test something
   EXPECT_GT(total_ee, 100u);
+}
+
+TEST(SelfCollisionHash, AVertexWithTooManyEdgesIsAnInputError) {
+  // A fan: vertex 0 owns an edge to each of 32,768 rim vertices, one more than pair keys count.
+  ClothModel c;
+  const int rim = 32768;
+  c.mesh.positions.push_back({0.0, 0.0, 0.0});
+  for (int i = 0; i < rim; ++i) {
+    const double a = 6.283185307179586 * i / rim;
+    c.mesh.positions.push_back({std::cos(a), 0.0, std::sin(a)});
+  }
+  for (std::uint32_t i = 1; i < static_cast<std::uint32_t>(rim); ++i) {
+    c.mesh.triangles.emplace_back(0u, i, i + 1);
+  }
+  c.inv_mass.assign(c.mesh.positions.size(), 1.0);
+  c.topology = build_topology(c.mesh.positions, c.mesh.triangles);
+  SelfCollisionParams params;
+  params.thickness = 0.001;
+  EXPECT_THROW(find_self_collision_pairs(c, params, c.mesh.positions, 1), InputError);
 }
 
 // ---------------------------------------------------------------------------------------------
