@@ -198,7 +198,7 @@ DRAPE_HD inline float closest_on_segments(const glm::vec3& p1, const glm::vec3& 
   return glm::dot(c1 - c2, c1 - c2);
 }
 
-// Partners of queries [0, n): row i holds counts[i] entries at rows + i * capacity. contains()
+// Partners of queries [0, n): row i holds counts[i] entries at rows + i * capacity. lower_bound()
 // needs the rows in ascending order (sort_row).
 template <class T>
 struct PairRows {
@@ -223,12 +223,6 @@ struct PairRows {
       n -= half;
     }
     return static_cast<std::uint32_t>(at - first) + (*at < entry ? 1u : 0u);
-  }
-
-  DRAPE_HD bool contains(std::uint32_t i, T entry) const {
-    if (rows == nullptr) return false;
-    const std::uint32_t k = lower_bound(i, entry);
-    return k < counts[i] && row(i)[k] == entry;
   }
 };
 

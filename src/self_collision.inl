@@ -79,7 +79,7 @@ class HashGrid {
 // (partners of i, of type T) into its row and returns how many it found; rows that overflow make
 // the capacity double and the pass run again. The counts' prefix sum then places every query's
 // pairs in a list.
-template <class Exec, class T = std::uint32_t>
+template <class Exec, class T>
 class CandidateRows {
   template <class U>
   using Buffer = typename Exec::template Buffer<U>;
