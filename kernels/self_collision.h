@@ -64,7 +64,7 @@ struct HashGridView {
 };
 
 // Sorted entry i marks where its run of equal keys starts and ends (run-length bounds after a
-// sort): the table of a hash grid, or a vertex's slots in the contact scatter.
+// sort): the table of a hash grid.
 DRAPE_HD inline void mark_run(std::uint32_t i, const std::uint32_t* sorted_keys, std::uint32_t n,
                               std::uint32_t* start, std::uint32_t* end) {
   const std::uint32_t key = sorted_keys[i];
@@ -467,31 +467,30 @@ DRAPE_HD inline bool contact_correction(const Contact& k, ParticleView s, const 
 }
 
 // Contacts are applied Jacobi-style, so the result is the same on any number of threads: each
-// contact writes its four displacements to its own slots (4 c + j) ...
+// contact flags whether it is active and, when it is, writes its four displacements to its own
+// slots (4 c + j) ...
 DRAPE_HD inline void solve_contact(std::uint32_t c, const Contact* contacts, ParticleView s,
                                    const SelfView& sv, glm::vec3* slot_dp, std::uint32_t* active) {
   glm::vec3 dp[4];
   const bool on = contact_correction(contacts[c], s, sv, dp);
   active[c] = on ? 1u : 0u;
-  for (int j = 0; j < 4; ++j) slot_dp[4 * c + j] = on ? dp[j] : glm::vec3(0.0f);
+  if (on) {
+    for (int j = 0; j < 4; ++j) slot_dp[4 * c + j] = dp[j];
+  }
 }
 
-// ... and each vertex then sums its slots (slots[start[v] .. end[v]), in sorted order) and moves
-// by their mean over its active contacts.
-DRAPE_HD inline void apply_contacts(std::uint32_t v, ParticleView s, const std::uint32_t* start,
-                                    const std::uint32_t* end, const std::uint32_t* slots,
-                                    const glm::vec3* slot_dp, const std::uint32_t* active) {
-  const std::uint32_t b = start[v];
-  if (b == kNone) return;
+// ... the slots of the active contacts are sorted by vertex, keeping slot order within a vertex
+// (`vertices` the sorted vertices, `slots` the slots, n of them), and each vertex moves by the
+// mean of its slots, summed in slot order by the thread at the start of its run.
+DRAPE_HD inline void apply_contacts(std::uint32_t i, const std::uint32_t* vertices,
+                                    const std::uint32_t* slots, std::uint32_t n,
+                                    const glm::vec3* slot_dp, ParticleView s) {
+  const std::uint32_t v = vertices[i];
+  if (i > 0 && vertices[i - 1] == v) return;
   glm::vec3 sum(0.0f);
-  std::uint32_t n = 0;
-  for (std::uint32_t k = b; k < end[v]; ++k) {
-    const std::uint32_t slot = slots[k];
-    if (active[slot / 4] == 0u) continue;
-    sum += slot_dp[slot];
-    ++n;
-  }
-  if (n > 0) s.p[v] += sum / static_cast<float>(n);
+  std::uint32_t k = i;
+  for (; k < n && vertices[k] == v; ++k) sum += slot_dp[slots[k]];
+  s.p[v] += sum / static_cast<float>(k - i);
 }
 
 }  // namespace drape::kernels

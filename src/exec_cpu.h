@@ -86,6 +86,11 @@ struct CpuExec {
     return thrust_omp::exclusive_scan(in, out, n, threads);
   }
 
+  // Writes the indices i with flags[i] != 0 to out, ascending; returns how many.
+  std::uint32_t select(const std::uint32_t* flags, std::uint32_t n, std::uint32_t* out) const {
+    return thrust_omp::select(flags, n, out, threads);
+  }
+
   template <class T>
   T max_value(const T* in, std::uint32_t n) const {
     return thrust_omp::max_value(in, n, threads);

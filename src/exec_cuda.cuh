@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cuda_runtime.h>
+#include <thrust/copy.h>
 #include <thrust/execution_policy.h>
 #include <thrust/functional.h>
+#include <thrust/iterator/counting_iterator.h>
 #include <thrust/reduce.h>
 #include <thrust/scan.h>
 #include <thrust/sort.h>
@@ -32,6 +34,11 @@ __global__ void for_each_kernel(std::uint32_t begin, std::uint32_t end, F f) {
   const std::uint32_t i = begin + blockIdx.x * blockDim.x + threadIdx.x;
   if (i < end) f(i);
 }
+
+// copy_if's test for select(): a named functor, whose result type Thrust can see on the host.
+struct NonZero {
+  __host__ __device__ bool operator()(std::uint32_t flag) const { return flag != 0u; }
+};
 
 struct CudaExec {
   template <class T>
@@ -119,6 +126,15 @@ struct CudaExec {
     if (n == 0) return 0;
     thrust::exclusive_scan(thrust::device, in, in + n, out);
     return read(out + n - 1) + read(in + n - 1);
+  }
+
+  // Writes the indices i with flags[i] != 0 to out, ascending; returns how many.
+  std::uint32_t select(const std::uint32_t* flags, std::uint32_t n, std::uint32_t* out) const {
+    std::uint32_t* last =
+        thrust::copy_if(thrust::device, thrust::counting_iterator<std::uint32_t>(0),
+                        thrust::counting_iterator<std::uint32_t>(n), flags, out, NonZero{});
+    DRAPE_CUDA_CHECK(cudaGetLastError());
+    return static_cast<std::uint32_t>(last - out);
   }
 
   template <class T>

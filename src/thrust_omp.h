@@ -15,6 +15,9 @@ void sort_pairs(std::uint32_t* keys, std::uint32_t* values, std::uint32_t n, int
 std::uint32_t exclusive_scan(const std::uint32_t* in, std::uint32_t* out, std::uint32_t n,
                              int threads);
 
+// Writes the indices i with flags[i] != 0 to out, ascending; returns how many.
+std::uint32_t select(const std::uint32_t* flags, std::uint32_t n, std::uint32_t* out, int threads);
+
 // The largest of in[0..n), or 0 when n = 0.
 float max_value(const float* in, std::uint32_t n, int threads);
 std::uint32_t max_value(const std::uint32_t* in, std::uint32_t n, int threads);

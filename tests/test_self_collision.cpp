@@ -224,6 +224,23 @@ TEST(SelfCollisionKernels, EdgeEdgeContactSeparatesCrossingEdges) {
 // (B - A) x (C - A) = (0, -1, 0) points down, the point is 2 mm above, so d = -0.002, the push
 // direction is up and the push (thickness - d) = 7 mm; projection (0.25, 0, 0.25) has
 // barycentrics (0.5, 0.25, 0.25).
+TEST(SelfCollisionKernels, AVertexMovesByTheMeanOfItsActiveSlots) {
+  // Active slots sorted by vertex: vertex 0 has slots 1 and 6, vertex 2 has slot 3.
+  std::vector<vec3> slot_dp(8, vec3(100.0f));
+  slot_dp[1] = {1.0f, 0.0f, 0.0f};
+  slot_dp[6] = {0.0f, 2.0f, 0.0f};
+  slot_dp[3] = {0.0f, 0.0f, 3.0f};
+  const std::vector<std::uint32_t> vertices{0, 0, 2}, slots{1, 6, 3};
+  std::vector<vec3> p(3, vec3(1.0f));
+  kernels::ParticleView s{nullptr, p.data(), nullptr, nullptr, 3};
+  for (std::uint32_t i = 0; i < 3; ++i) {
+    kernels::apply_contacts(i, vertices.data(), slots.data(), 3, slot_dp.data(), s);
+  }
+  EXPECT_EQ(p[0], vec3(1.5f, 2.0f, 1.0f));
+  EXPECT_EQ(p[1], vec3(1.0f));
+  EXPECT_EQ(p[2], vec3(1.0f, 1.0f, 4.0f));
+}
+
 TEST(SelfCollisionReference, SpecPointTriangleResponseByHand) {
   const dvec3 abc[3] = {{0, 0, 0}, {1, 0, 0}, {0, 0, 1}};
   const double w_abc[3] = {1, 1, 1};
