@@ -51,25 +51,24 @@ DRAPE_HD inline std::uint32_t bucket_of(const glm::ivec3& c, std::uint32_t mask)
   return h & mask;
 }
 
-// A bucket table over items sorted by bucket: bucket b holds sorted entries [start[b], end[b]),
-// start[b] = kNone when empty. Each entry carries its item's bounding sphere (centre = the hashed
-// point, radius).
+// A bucket table over items sorted by bucket: bucket b holds sorted entries [runs[b].x, runs[b].y),
+// runs[b].x = kNone when empty (start and end side by side: a query's lookup is one load). Each
+// entry carries its item's bounding sphere (centre = the hashed point, radius).
 struct HashGridView {
   float inv_cell = 1.0f;
   std::uint32_t mask = 0;
-  const std::uint32_t* start = nullptr;
-  const std::uint32_t* end = nullptr;
+  const glm::uvec2* runs = nullptr;
   const std::uint32_t* items = nullptr;  // item ids in bucket order
   const glm::vec4* spheres = nullptr;    // in bucket order
 };
 
 // Sorted entry i marks where its run of equal keys starts and ends (run-length bounds after a
-// sort): the table of a hash grid.
+// sort) in the table of a hash grid.
 DRAPE_HD inline void mark_run(std::uint32_t i, const std::uint32_t* sorted_keys, std::uint32_t n,
-                              std::uint32_t* start, std::uint32_t* end) {
+                              glm::uvec2* runs) {
   const std::uint32_t key = sorted_keys[i];
-  if (i == 0 || sorted_keys[i - 1] != key) start[key] = i;
-  if (i + 1 == n || sorted_keys[i + 1] != key) end[key] = i + 1;
+  if (i == 0 || sorted_keys[i - 1] != key) runs[key].x = i;
+  if (i + 1 == n || sorted_keys[i + 1] != key) runs[key].y = i + 1;
 }
 
 // Calls f(item, sphere) for every item whose bounding sphere comes within `reach` of the sphere
@@ -94,13 +93,13 @@ DRAPE_HD void for_each_near(const HashGridView& g, const glm::vec4& q, float rea
     for (int y = lo.y; y <= hi.y; ++y) {
       for (int x = lo.x; x <= hi.x; ++x) {
         const std::uint32_t b = bucket_of(glm::ivec3(x, y, z), g.mask);
-        const std::uint32_t s = g.start[b];
-        if (s == kNone) continue;
+        const glm::uvec2 run = g.runs[b];
+        if (run.x == kNone) continue;
         bool again = false;
         for (int k = 0; k < visited; ++k) again = again || seen[k] == b;
         if (again) continue;
         seen[visited++] = b;
-        for (std::uint32_t k = g.end[b]; k-- > s;) {
+        for (std::uint32_t k = run.y; k-- > run.x;) {
           if (after != kNone && g.items[k] <= after) break;
           const glm::vec4 sphere = g.spheres[k];
           const glm::vec3 d = glm::vec3(sphere.x, sphere.y, sphere.z) - centre;
@@ -198,8 +197,7 @@ DRAPE_HD inline float closest_on_segments(const glm::vec3& p1, const glm::vec3& 
   return glm::dot(c1 - c2, c1 - c2);
 }
 
-// Partners of queries [0, n): row i holds counts[i] entries at rows + i * capacity. lower_bound()
-// needs the rows in ascending order (sort_row).
+// Partners of queries [0, n): row i holds counts[i] entries at rows + i * capacity.
 template <class T>
 struct PairRows {
   const T* rows = nullptr;
@@ -209,30 +207,23 @@ struct PairRows {
   DRAPE_HD const T* row(std::uint32_t i) const {
     return rows + static_cast<std::size_t>(i) * capacity;
   }
-
-  // The index of the first entry of row i not below `entry` (counts[i] when none), by a
-  // branch-free binary search.
-  DRAPE_HD std::uint32_t lower_bound(std::uint32_t i, T entry) const {
-    const T* first = row(i);
-    std::uint32_t n = counts[i];
-    if (n == 0) return 0;
-    const T* at = first;
-    while (n > 1) {
-      const std::uint32_t half = n / 2;
-      at = at[half - 1] < entry ? at + half : at;
-      n -= half;
-    }
-    return static_cast<std::uint32_t>(at - first) + (*at < entry ? 1u : 0u);
-  }
 };
 
 // A candidate pair as one 64-bit entry of the row of vertex v, the lower of the two groups it
 // joins: u << 32 (u the other group) | kind << 30 | b << 15 | a, where a and b count from the start
 // of a group's run of triangles or edges (below 2^15). Kinds: point u on v's triangle a, point v on
-// u's triangle a, v's edge a against u's edge b. The pairs of one group pair are adjacent in a
-// sorted row, in the order the query meets them.
-enum class PairKind : std::uint32_t { point_on_mine = 0, point_on_theirs = 1, edges = 2 };
+// u's triangle a, v's edge a against u's edge b. Rows are sorted: the pairs of one group pair are
+// adjacent, in the order the query tests them. Near-group rows (see SelfView) also hold one
+// `header` entry per group, first in its run.
+enum class PairKind : std::uint32_t {
+  header = 0,
+  point_on_mine = 1,
+  point_on_theirs = 2,
+  edges = 3
+};
 constexpr std::uint32_t kMaxGroupItems = 1u << 15;
+// A header's a: what follows it in a near-group row (see SelfView).
+constexpr std::uint32_t kOpenPairs = 0, kRestPairs = 1;
 
 DRAPE_HD inline std::uint64_t group_pair(std::uint32_t u, PairKind kind, std::uint32_t a,
                                          std::uint32_t b = 0) {
@@ -259,6 +250,9 @@ DRAPE_HD inline PairIds decode_pair(std::uint32_t v, std::uint64_t pair,
   return {true, owned_edges[v] + a, owned_edges[u] + b};
 }
 
+// Groups a query sorts at a time.
+constexpr std::uint32_t kMetBatch = 64;
+
 // Sorts a short row in place, ascending (insertion sort: rows hold tens of ids).
 template <class T>
 DRAPE_HD void sort_row(T* row, std::uint32_t n) {
@@ -272,16 +266,18 @@ DRAPE_HD void sort_row(T* row, std::uint32_t n) {
 
 // The cloth as self-collision sees it. Contacts are sought within `radius` (thickness plus a
 // margin for motion during the iterations) and pushed out to `thickness`. Pairs closer than
-// `radius` in the rest mesh are neighbours of one surface, never contacts: found once, listed in
-// `rest` by the vertex whose query finds them, each row in ascending order. Every vertex owns a
-// group: its edges to higher-numbered vertices (edges are ordered by (edge_v0, edge_v1),
-// edge_v0 < edge_v1, so a group's edges are contiguous) and the triangles whose lowest vertex it
-// is (triangles are ordered by that vertex).
+// `radius` in the rest mesh (rest pairs) are neighbours of one surface, never contacts. Every
+// vertex owns a group: its edges to higher-numbered vertices (edges are ordered by (edge_v0,
+// edge_v1), edge_v0 < edge_v1, so a group's edges are contiguous) and the triangles whose lowest
+// vertex it is (triangles are ordered by that vertex). Vertex v's row in `near` (ascending) covers
+// each group u that holds a rest pair with v: a header group_pair(u, header, kOpenPairs) followed
+// by the only pairs of v and u a query needs to test, or a header with kRestPairs followed by the
+// rest pairs, which a query skips.
 struct SelfView {
   const glm::uvec3* triangles = nullptr;
   const std::uint32_t* edge_v0 = nullptr;
   const std::uint32_t* edge_v1 = nullptr;
-  PairRows<std::uint64_t> rest;
+  PairRows<std::uint64_t> near;
   float thickness = 0.0f, radius = 0.0f, friction = 0.0f;
 };
 
@@ -356,6 +352,81 @@ DRAPE_HD inline bool edge_edge_candidate(std::uint32_t e, std::uint32_t f, const
   if (w[a] + w[b] + w[c] + w[d] <= 0.0f) return false;
   float s, t;
   return closest_on_segments(pos[a], pos[b], pos[c], pos[d], s, t) < sv.radius * sv.radius;
+}
+
+// Calls f(pair) for every pair of v's group and u's group (u > v), in ascending order.
+template <class F>
+DRAPE_HD void for_each_group_pair(std::uint32_t v, std::uint32_t u,
+                                  const std::uint32_t* owned_edges,
+                                  const std::uint32_t* owned_triangles, F f) {
+  for (std::uint32_t a = 0; a < owned_triangles[v + 1] - owned_triangles[v]; ++a) {
+    f(group_pair(u, PairKind::point_on_mine, a));
+  }
+  for (std::uint32_t a = 0; a < owned_triangles[u + 1] - owned_triangles[u]; ++a) {
+    f(group_pair(u, PairKind::point_on_theirs, a));
+  }
+  for (std::uint32_t b = 0; b < owned_edges[u + 1] - owned_edges[u]; ++b) {
+    for (std::uint32_t a = 0; a < owned_edges[v + 1] - owned_edges[v]; ++a) {
+      f(group_pair(u, PairKind::edges, a, b));
+    }
+  }
+}
+
+// True when a pair is never a candidate, at any positions: its two elements share a vertex, or
+// all four of its vertices are pinned.
+DRAPE_HD inline bool never_candidate(const PairIds& ids, const float* w, const SelfView& sv) {
+  std::uint32_t a, b, c, d;
+  if (ids.edge_edge) {
+    a = sv.edge_v0[ids.first], b = sv.edge_v1[ids.first];
+    c = sv.edge_v0[ids.second], d = sv.edge_v1[ids.second];
+    if (a == c || a == d || b == c || b == d) return true;
+  } else {
+    const glm::uvec3 t = sv.triangles[ids.second];
+    if (shares_vertex(ids.first, t)) return true;
+    a = ids.first, b = t.x, c = t.y, d = t.z;
+  }
+  return w[a] + w[b] + w[c] + w[d] <= 0.0f;
+}
+
+// Vertex v's near-group row from its sorted rest pairs rest[0..n) (see SelfView): for each group
+// u they name, a header and then whichever list is shorter, the open pairs of v and u (neither
+// rest pairs nor never candidates) or the rest pairs. Writes at most `capacity` entries; returns
+// how many the row needs.
+DRAPE_HD inline std::uint32_t near_group_row(std::uint32_t v, const std::uint64_t* rest,
+                                             std::uint32_t n, std::uint64_t* row,
+                                             std::uint32_t capacity,
+                                             const std::uint32_t* owned_edges,
+                                             const std::uint32_t* owned_triangles, const float* w,
+                                             const SelfView& sv) {
+  std::uint32_t out = 0;
+  const auto put = [&](std::uint64_t entry) {
+    if (out < capacity) row[out] = entry;
+    ++out;
+  };
+  for (std::uint32_t i = 0; i < n;) {
+    const auto u = static_cast<std::uint32_t>(rest[i] >> 32);
+    std::uint32_t end = i;
+    while (end < n && static_cast<std::uint32_t>(rest[end] >> 32) == u) ++end;
+    const auto each_open = [&](auto f) {
+      std::uint32_t k = i;
+      for_each_group_pair(v, u, owned_edges, owned_triangles, [&](std::uint64_t pair) {
+        while (k < end && rest[k] < pair) ++k;
+        if (k < end && rest[k] == pair) return;
+        if (!never_candidate(decode_pair(v, pair, owned_edges, owned_triangles), w, sv)) f(pair);
+      });
+    };
+    std::uint32_t open = 0;
+    each_open([&](std::uint64_t) { ++open; });
+    if (open <= end - i) {
+      put(group_pair(u, PairKind::header, kOpenPairs));
+      each_open(put);
+    } else {
+      put(group_pair(u, PairKind::header, kRestPairs));
+      for (std::uint32_t k = i; k < end; ++k) put(rest[k]);
+    }
+    i = end;
+  }
+  return out;
 }
 
 // The side of a point-triangle pair at positions x: the unit normal of abc turned towards the

@@ -27,7 +27,7 @@ SelfCollisionPairs find_self_collision_pairs(const ClothModel& cloth,
   exec::CpuExec exec;
   exec.threads = threads > 0 ? threads : default_thread_count();
   exec::CpuExec::Buffer<float> w;
-  w.upload(std::vector<float>(positions.size(), 1.0f));
+  w.upload(std::vector<float>(cloth.inv_mass.begin(), cloth.inv_mass.end()));
   exec::CpuExec::Buffer<glm::vec3> p;
   p.upload(std::vector<glm::vec3>(positions.begin(), positions.end()));
   SelfCollision<exec::CpuExec> self(cloth, params, w.data(), exec);

@@ -36,15 +36,13 @@ class HashGrid {
     m_keys.resize(n);
     m_items.resize(n);
     m_spheres.resize(n);
-    m_start.resize(table);
-    m_end.resize(table);
+    m_runs.resize(table);
     m_view.inv_cell = 1.0f / cell;
     m_view.mask = table - 1;
     std::uint32_t* keys = m_keys.data();
     std::uint32_t* items = m_items.data();
     glm::vec4* spheres = m_spheres.data();
-    std::uint32_t* start = m_start.data();
-    std::uint32_t* end = m_end.data();
+    glm::uvec2* runs = m_runs.data();
     const float inv_cell = m_view.inv_cell;
     const std::uint32_t mask = m_view.mask;
     exec.for_each(0, n, [=] DRAPE_HD(std::uint32_t i) {
@@ -55,22 +53,21 @@ class HashGrid {
     exec.sort_pairs(keys, items, n);
     // The entries' spheres in sorted order, read in sequence by the queries.
     exec.for_each(0, n, [=] DRAPE_HD(std::uint32_t k) { spheres[k] = sphere(items[k]); });
-    exec.for_each(0, table, [=] DRAPE_HD(std::uint32_t b) { start[b] = kernels::kNone; });
-    exec.for_each(0, n,
-                  [=] DRAPE_HD(std::uint32_t i) { kernels::mark_run(i, keys, n, start, end); });
-    m_view.start = start;
-    m_view.end = end;
+    exec.for_each(0, table, [=] DRAPE_HD(std::uint32_t b) { runs[b].x = kernels::kNone; });
+    exec.for_each(0, n, [=] DRAPE_HD(std::uint32_t i) { kernels::mark_run(i, keys, n, runs); });
+    m_view.runs = runs;
     m_view.items = items;
     m_view.spheres = spheres;
   }
 
   const kernels::HashGridView& view() const { return m_view; }
   std::size_t bytes() const {
-    return m_keys.bytes() + m_items.bytes() + m_spheres.bytes() + m_start.bytes() + m_end.bytes();
+    return m_keys.bytes() + m_items.bytes() + m_spheres.bytes() + m_runs.bytes();
   }
 
  private:
-  Buffer<std::uint32_t> m_keys, m_items, m_start, m_end;
+  Buffer<std::uint32_t> m_keys, m_items;
+  Buffer<glm::uvec2> m_runs;
   Buffer<glm::vec4> m_spheres;
   kernels::HashGridView m_view;
 };
@@ -124,16 +121,6 @@ class CandidateRows {
   }
 
   kernels::PairRows<T> pairs() { return {m_rows.data(), m_counts.data(), m_capacity}; }
-
-  // Puts every row in ascending order.
-  void sort_rows(const Exec& exec) {
-    const std::uint32_t* counts = m_counts.data();
-    T* rows = m_rows.data();
-    const std::uint32_t capacity = m_capacity;
-    exec.for_each(0, m_n, [=] DRAPE_HD(std::uint32_t i) {
-      kernels::sort_row(rows + static_cast<std::size_t>(i) * capacity, counts[i]);
-    });
-  }
 
   // The pairs (query, entry) on the host, in list order.
   std::vector<std::pair<std::uint32_t, T>> download() const {
@@ -223,7 +210,6 @@ class SelfCollision {
     m_groups.resize(m_vertices);
     m_group_radii.resize(m_vertices);
     m_pairs.resize(m_vertices);
-    m_rest.resize(m_vertices);
 
     double sum = 0.0;
     for (double l : cloth.topology.edge_rest_length) sum += l;
@@ -233,12 +219,29 @@ class SelfCollision {
     m_view.radius = static_cast<float>(params.thickness) * (1.0f + kSearchMargin);
     m_view.friction = static_cast<float>(params.friction);
 
-    // The rest neighbours: the pairs the same search finds in the rest mesh.
     Buffer<glm::vec3> rest;
     rest.upload(std::vector<glm::vec3>(x.begin(), x.end()));
-    find_pairs(rest.data(), w, m_rest);
-    m_rest.sort_rows(m_exec);
-    m_view.rest = m_rest.pairs();
+    build_near_rows(rest.data(), w);
+  }
+
+  // Each vertex's near-group row from the rest pairs: the pairs the same search finds at the rest
+  // positions x. Public only because CUDA's extended lambdas may not live in constructors or
+  // private member functions.
+  void build_near_rows(const glm::vec3* x, const float* w) {
+    CandidateRows<Exec, std::uint64_t> rest_pairs;
+    rest_pairs.resize(m_vertices);
+    find_pairs(x, w, rest_pairs);
+    const kernels::PairRows<std::uint64_t> found = rest_pairs.pairs();
+    const kernels::SelfView sv = view();
+    const std::uint32_t* owned_edges = m_owned.data();
+    const std::uint32_t* owned_tris = m_owned_triangles.data();
+    m_near.resize(m_vertices);
+    m_near.gather(m_exec,
+                  [=] DRAPE_HD(std::uint32_t v, std::uint64_t * row, std::uint32_t capacity) {
+                    return kernels::near_group_row(v, found.row(v), found.counts[v], row, capacity,
+                                                   owned_edges, owned_tris, w, sv);
+                  });
+    m_view.near = m_near.pairs();
   }
 
   bool every_iteration() const { return m_every_iteration; }
@@ -276,12 +279,13 @@ class SelfCollision {
     return m_tris.bytes() + m_edge_v0.bytes() + m_edge_v1.bytes() + m_owned.bytes() +
            m_owned_triangles.bytes() + m_edge_spheres.bytes() + m_edge_halves.bytes() +
            m_tri_spheres.bytes() + m_groups.bytes() + m_group_radii.bytes() + m_pairs.bytes() +
-           m_rest.bytes() + m_grid.bytes() + m_contacts.bytes() + m_active.bytes() +
+           m_near.bytes() + m_grid.bytes() + m_contacts.bytes() + m_active.bytes() +
            m_active_ids.bytes() + m_slot_dp.bytes() + m_slot_vertices.bytes() + m_slots.bytes();
   }
 
-  // Candidate pairs at positions p into `rows`: in vertex v's row, the point-triangle and edge-edge
-  // pairs between v's group and every higher group near it. Returns the number of pairs.
+  // Candidate pairs at positions p into `rows`: in vertex v's row, in ascending order, the
+  // point-triangle and edge-edge pairs between v's group and every higher group near it. Returns
+  // the number of pairs.
   std::uint32_t find_pairs(const glm::vec3* p, const float* w,
                            CandidateRows<Exec, std::uint64_t>& rows) {
     const kernels::SelfView sv = view();
@@ -306,74 +310,128 @@ class SelfCollision {
       groups[v] = kernels::owned_sphere(p, v, owned[v], owned[v + 1], e1);
       group_radii[v] = groups[v].w;
     });
-    // Two groups hold a pair within the search radius only if their spheres come that close: a
-    // cell at least two group radii plus the radius wide lets a query find every such group.
+    // Two groups hold a pair within the search radius only if their spheres come that close, so a
+    // query reaches two group radii plus the radius. Cells twice that wide make the box a query
+    // searches overlap at most two cells along each axis: 8 buckets instead of up to 27.
     const float group_radius = m_vertices > 0 ? m_exec.max_value(group_radii, m_vertices) : 0.0f;
-    m_grid.build(m_exec, m_vertices, std::max(m_base_cell, 2.0f * group_radius + sv.radius),
+    m_grid.build(m_exec, m_vertices,
+                 std::max(m_base_cell, 2.0f * (2.0f * group_radius + sv.radius)),
                  [=] DRAPE_HD(std::uint32_t v) { return groups[v]; });
     const kernels::HashGridView grid = m_grid.view();
-    return rows.gather(m_exec, [=] DRAPE_HD(std::uint32_t v, std::uint64_t * row,
-                                            std::uint32_t capacity) {
-      std::uint32_t n = 0;
-      const auto keep = [&](std::uint64_t pair) {
-        if (n < capacity) row[n] = pair;
-        ++n;
-      };
-      const float r = sv.radius;
-      const std::uint32_t rest_count = sv.rest.rows != nullptr ? sv.rest.counts[v] : 0;
-      const std::uint64_t* rest_row = rest_count > 0 ? sv.rest.row(v) : nullptr;
-      const auto near = [r](const glm::vec3& x, const glm::vec4& sphere) {
-        const glm::vec3 d = x - glm::vec3(sphere.x, sphere.y, sphere.z);
-        return glm::dot(d, d) < (sphere.w + r) * (sphere.w + r);
-      };
-      const glm::vec3 pv = p[v];
-      const glm::vec4 gv = groups[v];
-      const std::uint32_t tv = owned_tris[v], tv_end = owned_tris[v + 1];
-      const std::uint32_t ev = owned[v], ev_end = owned[v + 1];
-      kernels::for_each_near(
-          grid, gv, r, group_radius,
-          [&](std::uint32_t u, const glm::vec4&) {
-            // The rest neighbours among the pairs of v and u: a run of v's row, found by one
-            // binary search once a pair needs it, then walked in step with the pairs.
-            std::uint32_t k = kernels::kNone;
-            const auto rest = [&](std::uint64_t pair) {
-              if (k == kernels::kNone) k = rest_count > 0 ? sv.rest.lower_bound(v, pair) : 0;
-              while (k < rest_count && rest_row[k] < pair) ++k;
-              return k < rest_count && rest_row[k] == pair;
-            };
+    return rows.gather(
+        m_exec, [=] DRAPE_HD(std::uint32_t v, std::uint64_t * row, std::uint32_t capacity) {
+          std::uint32_t n = 0;
+          const auto keep = [&](std::uint64_t pair) {
+            if (n < capacity) row[n] = pair;
+            ++n;
+          };
+          const float r = sv.radius;
+          const std::uint32_t near_count = sv.near.rows != nullptr ? sv.near.counts[v] : 0;
+          const std::uint64_t* near_row = near_count > 0 ? sv.near.row(v) : nullptr;
+          const auto near = [r](const glm::vec3& x, const glm::vec4& sphere) {
+            const glm::vec3 d = x - glm::vec3(sphere.x, sphere.y, sphere.z);
+            return glm::dot(d, d) < (sphere.w + r) * (sphere.w + r);
+          };
+          const glm::vec3 pv = p[v];
+          const glm::vec4 gv = groups[v];
+          const std::uint32_t tv = owned_tris[v], tv_end = owned_tris[v + 1];
+          const std::uint32_t ev = owned[v], ev_end = owned[v + 1];
+          // Edge e of v and edge f are within the radius: the spheres' test, the gap test, the
+          // exact test. `rest` rules out a pair between the first two.
+          const auto edges_meet = [&](std::uint32_t e, std::uint32_t f, const glm::vec4& fs,
+                                      auto rest) {
+            const glm::vec4 es = edge_spheres[e];
+            const glm::vec3 d(es.x - fs.x, es.y - fs.y, es.z - fs.z);
+            const float limit = es.w + fs.w + r;
+            return glm::dot(d, d) < limit * limit && !rest() &&
+                   !kernels::segments_apart(d, halves[e], halves[f], r) &&
+                   kernels::edge_edge_candidate(e, f, p, w, sv);
+          };
+          // Group u met, `walk` at or before its run in v's near-group row.
+          const auto visit = [&](std::uint32_t u, std::uint32_t& walk) {
+            while (walk < near_count && static_cast<std::uint32_t>(near_row[walk] >> 32) < u)
+              ++walk;
             const glm::vec3 pu = p[u];
+            const std::uint32_t tu = owned_tris[u], eu = owned[u];
+            // A group in v's near-group row: test its open pairs only, or skip its rest pairs.
+            std::uint32_t k = walk;
+            const auto header = [&](std::uint32_t what) {
+              return k < near_count &&
+                     near_row[k] == kernels::group_pair(u, kernels::PairKind::header, what);
+            };
+            if (header(kernels::kOpenPairs)) {
+              for (++k; k < near_count && static_cast<std::uint32_t>(near_row[k] >> 32) == u; ++k) {
+                const std::uint64_t pair = near_row[k];
+                const auto kind = static_cast<kernels::PairKind>((pair >> 30) & 3u);
+                const auto a = static_cast<std::uint32_t>(pair & (kernels::kMaxGroupItems - 1));
+                bool hit;
+                if (kind == kernels::PairKind::point_on_mine) {
+                  hit = near(pu, tri_spheres[tv + a]) &&
+                        kernels::point_triangle_candidate(u, tv + a, p, w, sv);
+                } else if (kind == kernels::PairKind::point_on_theirs) {
+                  hit = near(pv, tri_spheres[tu + a]) &&
+                        kernels::point_triangle_candidate(v, tu + a, p, w, sv);
+                } else {
+                  const auto f =
+                      eu + static_cast<std::uint32_t>((pair >> 15) & (kernels::kMaxGroupItems - 1));
+                  hit = edges_meet(ev + a, f, edge_spheres[f], [] { return false; });
+                }
+                if (hit) keep(pair);
+              }
+              return;
+            }
+            k = header(kernels::kRestPairs) ? k + 1 : near_count;
+            // Otherwise every pair but the rest pairs, which are walked in step with the pairs.
+            const auto rest = [&](std::uint64_t pair) {
+              while (k < near_count && near_row[k] < pair) ++k;
+              return k < near_count && near_row[k] == pair;
+            };
             for (std::uint32_t t = tv; t < tv_end; ++t) {
               if (!near(pu, tri_spheres[t])) continue;
               const auto pair = kernels::group_pair(u, kernels::PairKind::point_on_mine, t - tv);
               if (!rest(pair) && kernels::point_triangle_candidate(u, t, p, w, sv)) keep(pair);
             }
-            const std::uint32_t tu = owned_tris[u];
             for (std::uint32_t t = tu; t < owned_tris[u + 1]; ++t) {
               if (!near(pv, tri_spheres[t])) continue;
               const auto pair = kernels::group_pair(u, kernels::PairKind::point_on_theirs, t - tu);
               if (!rest(pair) && kernels::point_triangle_candidate(v, t, p, w, sv)) keep(pair);
             }
-            const std::uint32_t eu = owned[u];
             for (std::uint32_t f = eu; f < owned[u + 1]; ++f) {
               // An edge of u beyond the reach of v's whole group meets none of its edges.
               const glm::vec4 fs = edge_spheres[f];
               const glm::vec3 g(gv.x - fs.x, gv.y - fs.y, gv.z - fs.z);
               if (!(glm::dot(g, g) < (gv.w + fs.w + r) * (gv.w + fs.w + r))) continue;
               for (std::uint32_t e = ev; e < ev_end; ++e) {
-                const glm::vec4 es = edge_spheres[e];
-                const glm::vec3 d(es.x - fs.x, es.y - fs.y, es.z - fs.z);
-                const float limit = es.w + fs.w + r;
-                if (!(glm::dot(d, d) < limit * limit)) continue;
                 const auto pair = kernels::group_pair(u, kernels::PairKind::edges, e - ev, f - eu);
-                if (rest(pair)) continue;
-                if (kernels::segments_apart(d, halves[e], halves[f], r)) continue;
-                if (kernels::edge_edge_candidate(e, f, p, w, sv)) keep(pair);
+                if (edges_meet(e, f, fs, [&] { return rest(pair); })) keep(pair);
               }
             }
-          },
-          v);
-      return n;
-    });
+          };
+          // The groups met are visited in ascending order, in batches, so that a row comes out
+          // sorted whatever the grid's cells and buckets, and v's near-group row is walked in step.
+          std::uint32_t met[kernels::kMetBatch];
+          std::uint32_t m = 0;
+          bool batched = false;
+          const auto flush = [&] {
+            kernels::sort_row(met, m);
+            std::uint32_t walk = 0;
+            for (std::uint32_t i = 0; i < m; ++i) visit(met[i], walk);
+            m = 0;
+          };
+          kernels::for_each_near(
+              grid, gv, r, group_radius,
+              [&](std::uint32_t u, const glm::vec4&) {
+                met[m++] = u;
+                if (m == kernels::kMetBatch) {
+                  flush();
+                  batched = true;
+                }
+              },
+              v);
+          flush();
+          if (batched && n <= capacity) kernels::sort_row(row, n);
+          return n;
+        });
   }
 
   // Finds the contacts at the current positions p (sides from the start positions x).
@@ -451,7 +509,7 @@ class SelfCollision {
   Buffer<glm::vec4> m_edge_spheres, m_tri_spheres, m_groups;
   Buffer<glm::vec3> m_edge_halves;
   HashGrid<Exec> m_grid;
-  CandidateRows<Exec, std::uint64_t> m_pairs, m_rest;
+  CandidateRows<Exec, std::uint64_t> m_pairs, m_near;
   std::uint32_t m_count = 0;
   std::uint64_t m_contacts_found = 0;
   Buffer<kernels::Contact> m_contacts;

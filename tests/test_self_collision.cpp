@@ -122,6 +122,49 @@ TEST(SelfCollisionKernels, OwnedSphereHoldsTheVertexAndItsEdges) {
   }
 }
 
+TEST(SelfCollisionKernels, NearGroupRowsListWhatAQueryMustStillTest) {
+  // One quad, triangles (0, 1, 2) and (1, 3, 2); edges ordered (0,1) (0,2) (1,2) (1,3) (2,3).
+  // Group 0 owns edges (0,1) (0,2) and triangle (0,1,2); group 1 owns (1,2) (1,3) and (1,3,2);
+  // group 2 owns (2,3). Between groups 0 and 1 only point 0 on (1,3,2) and edges (0,2)-(1,3) share
+  // no vertex; between groups 0 and 2 only edges (0,1)-(2,3).
+  const std::vector<glm::uvec3> tris{{0, 1, 2}, {1, 3, 2}};
+  const std::vector<std::uint32_t> v0{0, 0, 1, 1, 2}, v1{1, 2, 2, 3, 3};
+  const std::vector<std::uint32_t> owned_edges{0, 2, 4, 5, 5}, owned_tris{0, 1, 2, 2, 2};
+  kernels::SelfView sv;
+  sv.triangles = tris.data();
+  sv.edge_v0 = v0.data();
+  sv.edge_v1 = v1.data();
+  using kernels::group_pair;
+  using kernels::PairKind;
+  const auto header = [](std::uint32_t u) {
+    return group_pair(u, PairKind::header, kernels::kOpenPairs);
+  };
+  const auto row_of = [&](const std::vector<std::uint64_t>& rest, const std::vector<float>& w) {
+    std::vector<std::uint64_t> row(8);
+    const std::uint32_t n =
+        kernels::near_group_row(0, rest.data(), static_cast<std::uint32_t>(rest.size()), row.data(),
+                                8, owned_edges.data(), owned_tris.data(), w.data(), sv);
+    row.resize(n);
+    return row;
+  };
+  const std::vector<float> free(4, 1.0f);
+  // One of the two pairs with group 1 is a rest pair: the other is listed. The only pair with
+  // group 2 is a rest pair: the header alone, so a query skips group 2.
+  const std::vector<std::uint64_t> rest{group_pair(1, PairKind::point_on_theirs, 0),
+                                        group_pair(2, PairKind::edges, 0, 0)};
+  EXPECT_EQ(row_of(rest, free), (std::vector<std::uint64_t>{
+                                    header(1), group_pair(1, PairKind::edges, 1, 1), header(2)}));
+  // With vertices 0, 1, 2 and 3 all pinned nothing is left to test.
+  EXPECT_EQ(row_of(rest, std::vector<float>(4, 0.0f)),
+            (std::vector<std::uint64_t>{header(1), header(2)}));
+  // Too small a row reports the length it needs.
+  std::uint64_t one = 0;
+  EXPECT_EQ(kernels::near_group_row(0, rest.data(), 2, &one, 1, owned_edges.data(),
+                                    owned_tris.data(), free.data(), sv),
+            3u);
+  EXPECT_EQ(one, header(1));
+}
+
 // Four vertices, a contact between them, and one correction applied.
 struct Contact4 {
   vec3 x[4], p[4];
@@ -281,8 +324,12 @@ ClothModel soup(std::mt19937& rng, int vertices, int triangles, double box) {
   return c;
 }
 
+// Pairs whose four vertices are all pinned are never candidates.
 SelfCollisionPairs brute_force(const ClothModel& cloth, const std::vector<dvec3>& now,
                                double thickness) {
+  const auto pinned = [&](std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d) {
+    return cloth.inv_mass[a] + cloth.inv_mass[b] + cloth.inv_mass[c] + cloth.inv_mass[d] <= 0.0;
+  };
   const float r = static_cast<float>(1.5 * thickness);
   const std::vector<vec3> rest(cloth.mesh.positions.begin(), cloth.mesh.positions.end());
   const std::vector<vec3> p(now.begin(), now.end());
@@ -293,7 +340,8 @@ SelfCollisionPairs brute_force(const ClothModel& cloth, const std::vector<dvec3>
   for (std::uint32_t v = 0; v < p.size(); ++v) {
     for (const glm::uvec3& t : cloth.mesh.triangles) {
       const auto& x = cloth.mesh.positions;
-      if (is_degenerate(x[t.x], x[t.y], x[t.z]) || shares(t, v)) continue;
+      if (is_degenerate(x[t.x], x[t.y], x[t.z]) || shares(t, v) || pinned(v, t.x, t.y, t.z))
+        continue;
       float a, b, c;
       if (kernels::closest_on_triangle(rest[v], rest[t.x], rest[t.y], rest[t.z], a, b, c) < r * r)
         continue;
@@ -306,7 +354,7 @@ SelfCollisionPairs brute_force(const ClothModel& cloth, const std::vector<dvec3>
     for (std::uint32_t f = e + 1; f < topo.edge_count(); ++f) {
       const std::uint32_t a = topo.edge_v0[e], b = topo.edge_v1[e];
       const std::uint32_t c = topo.edge_v0[f], d = topo.edge_v1[f];
-      if (a == c || a == d || b == c || b == d) continue;
+      if (a == c || a == d || b == c || b == d || pinned(a, b, c, d)) continue;
       float s, t;
       if (kernels::closest_on_segments(rest[a], rest[b], rest[c], rest[d], s, t) < r * r) continue;
       if (kernels::closest_on_segments(p[a], p[b], p[c], p[d], s, t) < r * r)
@@ -351,6 +399,53 @@ TEST(SelfCollisionHash, MatchesBruteForceOnRandomMeshes) {
   }
   EXPECT_GT(total_pt, 100u);  // the meshes are dense enough to test something
   EXPECT_GT(total_ee, 100u);
+}
+
+TEST(SelfCollisionHash, MatchesBruteForceOnAFoldedFineGrid) {
+  // As in the benchmark, the search radius (1.5 x 8 mm) exceeds the edge length (10 mm), so near
+  // every vertex most groups hold rest pairs and the near-group rows decide what is tested. The
+  // right half folds back over the left at 4 mm, the left half is squeezed to 3/4 of its width
+  // (pairs apart at rest come within the radius) and a strip of the fold is pinned.
+  Scene scene = testing::grid_scene(40, 0.4, {0, 0, 0});
+  ClothModel cloth = build_cloth(scene);
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> jitter(-0.0005, 0.0005);
+  std::vector<dvec3> now = cloth.mesh.positions;
+  for (std::size_t i = 0; i < now.size(); ++i) {
+    dvec3& p = now[i];
+    if (p.x > 0.01) {
+      p = {0.02 - p.x, 0.004, p.z};
+    } else {
+      p.x = 0.01 + 0.75 * (p.x - 0.01);
+    }
+    p += dvec3(jitter(rng), jitter(rng), jitter(rng));
+    if (std::abs(cloth.mesh.positions[i].x - 0.01) < 0.012) cloth.inv_mass[i] = 0.0;
+  }
+  SelfCollisionParams params;
+  params.thickness = 0.008;
+  const SelfCollisionPairs expected = brute_force(cloth, now, params.thickness);
+  EXPECT_GT(expected.point_triangle.size(), 1000u);
+  EXPECT_GT(expected.edge_edge.size(), 1000u);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> expected_ee = expected.edge_edge;
+  std::sort(expected_ee.begin(), expected_ee.end());
+  SelfCollisionPairs first;
+  for (const double cell : {0.0, 0.05, 0.3}) {
+    params.cell_size = cell;
+    const SelfCollisionPairs got = find_self_collision_pairs(cloth, params, now, 2);
+    EXPECT_EQ(as_set(got.point_triangle), as_set(expected.point_triangle)) << "cell " << cell;
+    EXPECT_EQ(got.point_triangle.size(), expected.point_triangle.size()) << "no duplicates";
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> ee = got.edge_edge;
+    std::sort(ee.begin(), ee.end());
+    EXPECT_EQ(ee, expected_ee) << "cell " << cell;
+    // The same pairs in the same order whatever the cells: the order the contacts are applied in,
+    // and so the simulation, does not depend on the grid.
+    if (cell == 0.0) {
+      first = got;
+    } else {
+      EXPECT_EQ(got.point_triangle, first.point_triangle) << "cell " << cell;
+      EXPECT_EQ(got.edge_edge, first.edge_edge) << "cell " << cell;
+    }
+  }
 }
 
 TEST(SelfCollisionHash, AVertexWithTooManyEdgesIsAnInputError) {

@@ -21,8 +21,9 @@ struct SelfCollisionPairs {
 
 // The candidate pairs the cpu solver gathers with the cloth at `positions` (its rest shape being
 // cloth.mesh.positions): vertex-triangle and edge-edge pairs that share no vertex, were not within
-// the search radius (1.5 x thickness) at rest, and are within it at `positions`. Every vertex
-// counts as free (inverse mass 1).
+// the search radius (1.5 x thickness) at rest, are within it at `positions`, and have a vertex
+// that is not pinned (cloth.inv_mass). Each vertex's pairs come in ascending order, the same for
+// any cell size and thread count.
 SelfCollisionPairs find_self_collision_pairs(const ClothModel& cloth,
                                              const SelfCollisionParams& params,
                                              const std::vector<glm::dvec3>& positions, int threads);
