@@ -441,10 +441,11 @@ DRAPE_HD inline bool point_triangle_side(const glm::vec3& p, const glm::vec3& a,
 }
 
 // The side of an edge pair at positions x: from the closest point of cd to that of ab; where the
-// edges touch, the normal of the plane they span, turned by `fallback` (the same at positions p).
-DRAPE_HD inline bool edge_edge_side(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c,
-                                    const glm::vec3& d, const glm::vec3& fallback,
-                                    glm::vec3& side) {
+// edges touch, the normal of the plane they span, turned towards fallback() (the same at
+// positions p), which is called only then.
+template <class Fallback>
+DRAPE_HD bool edge_edge_side(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c,
+                             const glm::vec3& d, Fallback fallback, glm::vec3& side) {
   float s, t;
   closest_on_segments(a, b, c, d, s, t);
   glm::vec3 n = (a + s * (b - a)) - (c + t * (d - c));
@@ -453,7 +454,7 @@ DRAPE_HD inline bool edge_edge_side(const glm::vec3& a, const glm::vec3& b, cons
     n = glm::cross(b - a, d - c);
     len = glm::length(n);
     if (!(len > 1e-12f)) return false;
-    if (glm::dot(n, fallback) < 0.0f) n = -n;
+    if (glm::dot(n, fallback()) < 0.0f) n = -n;
   }
   side = n / len;
   return true;
@@ -475,9 +476,14 @@ DRAPE_HD inline Contact make_edge_edge(std::uint32_t e, std::uint32_t f, Particl
                                        const SelfView& sv) {
   const std::uint32_t a = sv.edge_v0[e], b = sv.edge_v1[e], c = sv.edge_v0[f], d = sv.edge_v1[f];
   Contact k{{a, b, c, d}, ContactKind::edge_edge, glm::vec3(0.0f)};
-  glm::vec3 now(0.0f);
-  edge_edge_side(s.p[a], s.p[b], s.p[c], s.p[d], glm::vec3(0.0f, 1.0f, 0.0f), now);
-  if (!edge_edge_side(s.x[a], s.x[b], s.x[c], s.x[d], now, k.side)) k.side = now;
+  // The side at the current positions, needed only where the start is degenerate or touching.
+  const auto now = [&] {
+    glm::vec3 side(0.0f);
+    edge_edge_side(
+        s.p[a], s.p[b], s.p[c], s.p[d], [] { return glm::vec3(0.0f, 1.0f, 0.0f); }, side);
+    return side;
+  };
+  if (!edge_edge_side(s.x[a], s.x[b], s.x[c], s.x[d], now, k.side)) k.side = now();
   return k;
 }
 

@@ -185,7 +185,8 @@ bool correct(Contact4& c, kernels::ContactKind kind, const kernels::SelfView& sv
   if (kind == kernels::ContactKind::point_triangle) {
     EXPECT_TRUE(kernels::point_triangle_side(c.x[0], c.x[1], c.x[2], c.x[3], k.side));
   } else {
-    EXPECT_TRUE(kernels::edge_edge_side(c.x[0], c.x[1], c.x[2], c.x[3], vec3(0, 1, 0), k.side));
+    EXPECT_TRUE(kernels::edge_edge_side(
+        c.x[0], c.x[1], c.x[2], c.x[3], [] { return vec3(0, 1, 0); }, k.side));
   }
   if (!kernels::contact_correction(k, s, sv, dp)) return false;
   for (int j = 0; j < 4; ++j) c.p[j] += dp[j];
