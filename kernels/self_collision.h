@@ -237,17 +237,27 @@ struct PairIds {
   std::uint32_t first, second;
 };
 
+// The fields of a pair key.
+struct PairKey {
+  std::uint32_t u;
+  PairKind kind;
+  std::uint32_t a, b;
+};
+
+DRAPE_HD inline PairKey split_pair(std::uint64_t pair) {
+  return {static_cast<std::uint32_t>(pair >> 32), static_cast<PairKind>((pair >> 30) & 3u),
+          static_cast<std::uint32_t>(pair & (kMaxGroupItems - 1)),
+          static_cast<std::uint32_t>((pair >> 15) & (kMaxGroupItems - 1))};
+}
+
 // Decodes entry `pair` of vertex v's row; owned_edges and owned_triangles are the groups' runs.
 DRAPE_HD inline PairIds decode_pair(std::uint32_t v, std::uint64_t pair,
                                     const std::uint32_t* owned_edges,
                                     const std::uint32_t* owned_triangles) {
-  const auto u = static_cast<std::uint32_t>(pair >> 32);
-  const auto kind = static_cast<PairKind>((pair >> 30) & 3u);
-  const auto a = static_cast<std::uint32_t>(pair & (kMaxGroupItems - 1));
-  const auto b = static_cast<std::uint32_t>((pair >> 15) & (kMaxGroupItems - 1));
-  if (kind == PairKind::point_on_mine) return {false, u, owned_triangles[v] + a};
-  if (kind == PairKind::point_on_theirs) return {false, v, owned_triangles[u] + a};
-  return {true, owned_edges[v] + a, owned_edges[u] + b};
+  const PairKey k = split_pair(pair);
+  if (k.kind == PairKind::point_on_mine) return {false, k.u, owned_triangles[v] + k.a};
+  if (k.kind == PairKind::point_on_theirs) return {false, v, owned_triangles[k.u] + k.a};
+  return {true, owned_edges[v] + k.a, owned_edges[k.u] + k.b};
 }
 
 // Groups a query sorts at a time.
@@ -329,14 +339,24 @@ DRAPE_HD inline bool shares_vertex(std::uint32_t v, const glm::uvec3& t) {
   return v == t.x || v == t.y || v == t.z;
 }
 
-// Point-triangle candidate: vertex `v` and triangle `t` share no vertex and are within the search
-// radius at positions `pos`; the caller has ruled out rest neighbours.
+// Pairs that are never candidates, at any positions: the two elements share a vertex, or all four
+// vertices are pinned.
+DRAPE_HD inline bool never_point_triangle(std::uint32_t v, const glm::uvec3& tri, const float* w) {
+  return shares_vertex(v, tri) || w[v] + w[tri.x] + w[tri.y] + w[tri.z] <= 0.0f;
+}
+
+DRAPE_HD inline bool never_edge_edge(std::uint32_t a, std::uint32_t b, std::uint32_t c,
+                                     std::uint32_t d, const float* w) {
+  return a == c || a == d || b == c || b == d || w[a] + w[b] + w[c] + w[d] <= 0.0f;
+}
+
+// Point-triangle candidate: vertex `v` and triangle `t` can be candidates and are within the
+// search radius at positions `pos`; the caller has ruled out rest neighbours.
 DRAPE_HD inline bool point_triangle_candidate(std::uint32_t v, std::uint32_t t,
                                               const glm::vec3* pos, const float* w,
                                               const SelfView& sv) {
   const glm::uvec3 tri = sv.triangles[t];
-  if (shares_vertex(v, tri)) return false;
-  if (w[v] + w[tri.x] + w[tri.y] + w[tri.z] <= 0.0f) return false;
+  if (never_point_triangle(v, tri, w)) return false;
   float a, b, c;
   return closest_on_triangle(pos[v], pos[tri.x], pos[tri.y], pos[tri.z], a, b, c) <
          sv.radius * sv.radius;
@@ -348,8 +368,7 @@ DRAPE_HD inline bool edge_edge_candidate(std::uint32_t e, std::uint32_t f, const
                                          const float* w, const SelfView& sv) {
   if (f <= e) return false;
   const std::uint32_t a = sv.edge_v0[e], b = sv.edge_v1[e], c = sv.edge_v0[f], d = sv.edge_v1[f];
-  if (a == c || a == d || b == c || b == d) return false;
-  if (w[a] + w[b] + w[c] + w[d] <= 0.0f) return false;
+  if (never_edge_edge(a, b, c, d, w)) return false;
   float s, t;
   return closest_on_segments(pos[a], pos[b], pos[c], pos[d], s, t) < sv.radius * sv.radius;
 }
@@ -372,20 +391,12 @@ DRAPE_HD void for_each_group_pair(std::uint32_t v, std::uint32_t u,
   }
 }
 
-// True when a pair is never a candidate, at any positions: its two elements share a vertex, or
-// all four of its vertices are pinned.
 DRAPE_HD inline bool never_candidate(const PairIds& ids, const float* w, const SelfView& sv) {
-  std::uint32_t a, b, c, d;
   if (ids.edge_edge) {
-    a = sv.edge_v0[ids.first], b = sv.edge_v1[ids.first];
-    c = sv.edge_v0[ids.second], d = sv.edge_v1[ids.second];
-    if (a == c || a == d || b == c || b == d) return true;
-  } else {
-    const glm::uvec3 t = sv.triangles[ids.second];
-    if (shares_vertex(ids.first, t)) return true;
-    a = ids.first, b = t.x, c = t.y, d = t.z;
+    return never_edge_edge(sv.edge_v0[ids.first], sv.edge_v1[ids.first], sv.edge_v0[ids.second],
+                           sv.edge_v1[ids.second], w);
   }
-  return w[a] + w[b] + w[c] + w[d] <= 0.0f;
+  return never_point_triangle(ids.first, sv.triangles[ids.second], w);
 }
 
 // Vertex v's near-group row from its sorted rest pairs rest[0..n) (see SelfView): for each group

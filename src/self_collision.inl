@@ -336,6 +336,13 @@ class SelfCollision {
           const glm::vec4 gv = groups[v];
           const std::uint32_t tv = owned_tris[v], tv_end = owned_tris[v + 1];
           const std::uint32_t ev = owned[v], ev_end = owned[v + 1];
+          // Point `point` at `at` and triangle t are within the radius: the sphere test, then the
+          // exact test; `rest` rules out a pair between the two.
+          const auto point_meets = [&](std::uint32_t point, const glm::vec3& at, std::uint32_t t,
+                                       auto rest) {
+            return near(at, tri_spheres[t]) && !rest() &&
+                   kernels::point_triangle_candidate(point, t, p, w, sv);
+          };
           // Edge e of v and edge f are within the radius: the spheres' test, the gap test, the
           // exact test. `rest` rules out a pair between the first two.
           const auto edges_meet = [&](std::uint32_t e, std::uint32_t f, const glm::vec4& fs,
@@ -361,22 +368,17 @@ class SelfCollision {
             };
             if (header(kernels::kOpenPairs)) {
               for (++k; k < near_count && static_cast<std::uint32_t>(near_row[k] >> 32) == u; ++k) {
-                const std::uint64_t pair = near_row[k];
-                const auto kind = static_cast<kernels::PairKind>((pair >> 30) & 3u);
-                const auto a = static_cast<std::uint32_t>(pair & (kernels::kMaxGroupItems - 1));
+                const kernels::PairKey key = kernels::split_pair(near_row[k]);
+                const auto listed = [] { return false; };
                 bool hit;
-                if (kind == kernels::PairKind::point_on_mine) {
-                  hit = near(pu, tri_spheres[tv + a]) &&
-                        kernels::point_triangle_candidate(u, tv + a, p, w, sv);
-                } else if (kind == kernels::PairKind::point_on_theirs) {
-                  hit = near(pv, tri_spheres[tu + a]) &&
-                        kernels::point_triangle_candidate(v, tu + a, p, w, sv);
+                if (key.kind == kernels::PairKind::point_on_mine) {
+                  hit = point_meets(u, pu, tv + key.a, listed);
+                } else if (key.kind == kernels::PairKind::point_on_theirs) {
+                  hit = point_meets(v, pv, tu + key.a, listed);
                 } else {
-                  const auto f =
-                      eu + static_cast<std::uint32_t>((pair >> 15) & (kernels::kMaxGroupItems - 1));
-                  hit = edges_meet(ev + a, f, edge_spheres[f], [] { return false; });
+                  hit = edges_meet(ev + key.a, eu + key.b, edge_spheres[eu + key.b], listed);
                 }
-                if (hit) keep(pair);
+                if (hit) keep(near_row[k]);
               }
               return;
             }
@@ -387,14 +389,12 @@ class SelfCollision {
               return k < near_count && near_row[k] == pair;
             };
             for (std::uint32_t t = tv; t < tv_end; ++t) {
-              if (!near(pu, tri_spheres[t])) continue;
               const auto pair = kernels::group_pair(u, kernels::PairKind::point_on_mine, t - tv);
-              if (!rest(pair) && kernels::point_triangle_candidate(u, t, p, w, sv)) keep(pair);
+              if (point_meets(u, pu, t, [&] { return rest(pair); })) keep(pair);
             }
             for (std::uint32_t t = tu; t < owned_tris[u + 1]; ++t) {
-              if (!near(pv, tri_spheres[t])) continue;
               const auto pair = kernels::group_pair(u, kernels::PairKind::point_on_theirs, t - tu);
-              if (!rest(pair) && kernels::point_triangle_candidate(v, t, p, w, sv)) keep(pair);
+              if (point_meets(v, pv, t, [&] { return rest(pair); })) keep(pair);
             }
             for (std::uint32_t f = eu; f < owned[u + 1]; ++f) {
               // An edge of u beyond the reach of v's whole group meets none of its edges.
