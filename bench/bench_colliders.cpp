@@ -19,12 +19,12 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_util.h"
-#include "collider_view.h"
-#include "drape/cache.h"
-#include "drape/cloth.h"
-#include "drape/collider.h"
-#include "drape/solver.h"
-#include "exec_cpu.h"
+#include "collision/collider_view.h"
+#include "io/cache.h"
+#include "model/cloth.h"
+#include "collision/collider.h"
+#include "solver/solver.h"
+#include "solver/exec_cpu.h"
 
 namespace {
 

@@ -20,12 +20,12 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_util.h"
-#include "drape/cloth.h"
-#include "drape/collider.h"
+#include "model/cloth.h"
+#include "collision/collider.h"
 #include "drape/error.h"
 #include "drape/scene.h"
-#include "drape/self_intersection.h"
-#include "drape/solver.h"
+#include "collision/self_intersection.h"
+#include "solver/solver.h"
 
 namespace {
 

@@ -21,10 +21,10 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_util.h"
-#include "drape/cache.h"
-#include "drape/cloth.h"
+#include "io/cache.h"
+#include "model/cloth.h"
 #include "drape/error.h"
-#include "drape/solver.h"
+#include "solver/solver.h"
 
 namespace {
 

@@ -8,11 +8,11 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "drape/cloth.h"
-#include "drape/collider.h"
+#include "model/cloth.h"
+#include "collision/collider.h"
 #include "drape/error.h"
 #include "drape/scene.h"
-#include "drape/solver.h"
+#include "solver/solver.h"
 
 namespace py = pybind11;
 

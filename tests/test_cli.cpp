@@ -13,12 +13,12 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "drape/cache.h"
-#include "drape/collider.h"
+#include "io/cache.h"
+#include "collision/collider.h"
 #include "drape/mesh.h"
-#include "drape/primitives.h"
-#include "drape/render.h"
-#include "drape/solver.h"
+#include "model/primitives.h"
+#include "io/render.h"
+#include "solver/solver.h"
 #include "test_util.h"
 
 namespace drape {

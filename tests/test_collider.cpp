@@ -9,11 +9,11 @@
 #include <nanovdb/util/Primitives.h>
 #include <glm/geometric.hpp>
 
-#include "collider_view.h"
-#include "drape/cloth.h"
-#include "drape/collider.h"
+#include "collision/collider_view.h"
+#include "model/cloth.h"
+#include "collision/collider.h"
 #include "drape/error.h"
-#include "drape/solver.h"
+#include "solver/solver.h"
 #include "test_scenes.h"
 #include "test_util.h"
 

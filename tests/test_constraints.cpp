@@ -5,8 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include "drape/reference_constraints.h"
-#include "drape/solver.h"
+#include "solver/reference_constraints.h"
+#include "solver/solver.h"
 
 namespace drape {
 namespace {

@@ -3,11 +3,11 @@
 
 #include <glm/geometric.hpp>
 
-#include "drape/cloth.h"
-#include "drape/collider.h"
+#include "model/cloth.h"
+#include "collision/collider.h"
 #include "drape/error.h"
-#include "drape/self_intersection.h"
-#include "drape/solver.h"
+#include "collision/self_intersection.h"
+#include "solver/solver.h"
 #include "test_scenes.h"
 
 namespace drape {

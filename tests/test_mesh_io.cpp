@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "drape/cache.h"
+#include "io/cache.h"
 #include "drape/error.h"
 #include "drape/mesh.h"
 #include "test_util.h"

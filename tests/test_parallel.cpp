@@ -8,14 +8,14 @@
 #include <gtest/gtest.h>
 #include <glm/geometric.hpp>
 
-#include "drape/cloth.h"
-#include "drape/colouring.h"
-#include "drape/reference_constraints.h"
-#include "drape/solver.h"
-#include "drape/stats.h"
+#include "model/cloth.h"
+#include "solver/colouring.h"
+#include "solver/reference_constraints.h"
+#include "solver/solver.h"
+#include "model/strain.h"
 #include "kernels/bend.h"
 #include "kernels/distance.h"
-#include "simd_pack.h"
+#include "kernels/simd_f4.h"
 #include "test_scenes.h"
 
 namespace drape {

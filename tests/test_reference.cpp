@@ -5,9 +5,9 @@
 #include <gtest/gtest.h>
 #include <glm/geometric.hpp>
 
-#include "drape/cloth.h"
-#include "drape/solver.h"
-#include "drape/stats.h"
+#include "model/cloth.h"
+#include "solver/solver.h"
+#include "model/strain.h"
 #include "spec_transcription.h"
 #include "test_scenes.h"
 

@@ -1,10 +1,10 @@
 // Scene files: defaults, every key, and an error naming the file and key for each bad input.
 #include <gtest/gtest.h>
 
-#include "drape/cloth.h"
+#include "model/cloth.h"
 #include "drape/error.h"
 #include "drape/scene.h"
-#include "drape/solver.h"
+#include "solver/solver.h"
 #include "test_util.h"
 
 namespace drape {

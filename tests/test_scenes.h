@@ -3,8 +3,8 @@
 
 #include <nanovdb/util/Primitives.h>
 
-#include "drape/collider.h"
-#include "drape/primitives.h"
+#include "collision/collider.h"
+#include "model/primitives.h"
 #include "drape/scene.h"
 
 namespace drape::testing {

@@ -10,13 +10,13 @@
 
 #include <glm/geometric.hpp>
 
-#include "drape/cloth.h"
+#include "model/cloth.h"
 #include "drape/error.h"
-#include "drape/primitives.h"
-#include "drape/reference_constraints.h"
-#include "drape/self_collision.h"
-#include "drape/self_intersection.h"
-#include "drape/solver.h"
+#include "model/primitives.h"
+#include "solver/reference_constraints.h"
+#include "collision/self_collision_pairs.h"
+#include "collision/self_intersection.h"
+#include "solver/solver.h"
 #include "kernels/self_collision.h"
 #include "test_scenes.h"
 

@@ -5,9 +5,9 @@
 #include <gtest/gtest.h>
 #include <glm/geometric.hpp>
 
-#include "drape/cloth.h"
+#include "model/cloth.h"
 #include "drape/mesh.h"
-#include "drape/topology.h"
+#include "model/topology.h"
 
 namespace drape {
 namespace {

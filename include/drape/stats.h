@@ -2,20 +2,12 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
-#include <vector>
-
-#include <glm/vec3.hpp>
-
-#include "drape/topology.h"
 
 namespace drape {
 
 struct StrainStats {
   double max = 0.0, mean = 0.0;  // |L - L0| / L0 over edges with L0 > 0
 };
-
-StrainStats edge_strain(const Topology& topology, const std::vector<glm::dvec3>& positions);
 
 struct FrameStats {
   int frame = 0;

@@ -10,16 +10,16 @@
 #include <vector>
 
 #include "cli/progress.h"
-#include "drape/cloth.h"
-#include "drape/collider.h"
-#include "drape/colouring.h"
+#include "model/cloth.h"
+#include "collision/collider.h"
+#include "solver/colouring.h"
 #include "drape/error.h"
-#include "drape/render.h"
+#include "io/render.h"
 #include "drape/scene.h"
-#include "drape/self_intersection.h"
-#include "drape/simulation.h"
-#include "drape/topology.h"
-#include "text_scan.h"
+#include "collision/self_intersection.h"
+#include "drape/run.h"
+#include "model/topology.h"
+#include "io/text_scan.h"
 
 namespace drape::cli {
 namespace {

@@ -5,7 +5,7 @@
 
 #include "drape/error.h"
 #include "drape/mesh.h"
-#include "drape/topology.h"
+#include "model/topology.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string>
 
-#include "drape/cloth.h"
+#include "model/cloth.h"
 #include "drape/error.h"
 #include "drape/scene.h"
 

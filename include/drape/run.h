@@ -1,0 +1,50 @@
+// One simulation run: scene in, cache frames and stats.json out.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "model/cloth.h"
+#include "drape/scene.h"
+#include "solver/solver.h"
+#include "drape/stats.h"
+
+namespace drape {
+
+struct RunSummary {
+  int frames = 0;         // frames in the cache after frame 0
+  int resumed_from = -1;  // the checkpoint's frame when the run was resumed
+  std::size_t vertices = 0, triangles = 0;
+  double wall_seconds = 0.0;
+  double ms_per_frame = 0.0;
+  double max_strain = 0.0;
+  std::size_t max_penetrations = 0;            // most vertices inside a collider in any frame
+  std::size_t max_self_intersections = 0;      // most intersecting triangle pairs in any frame
+  std::size_t initial_self_intersections = 0;  // intersecting triangle pairs in frame 0
+  int first_self_intersection_frame = -1;      // the first frame with any, -1 for none
+  std::string output_dir;
+  std::string stats_path;
+};
+
+// Called after each frame is written: (frame, frames, ms for this frame).
+using FrameCallback = std::function<void(int, int, double)>;
+
+struct RunOptions {
+  SolverOptions solver;
+  std::string stats_path;  // empty: DIR/stats.json
+  // Continue from DIR/NAME.checkpoint when there is one (written after every frame): the frames
+  // that follow are bit-identical to those of an uninterrupted run on the same backend.
+  bool resume = false;
+};
+
+// Simulates `scene.frames` frames of `cloth` (from build_cloth), writes NAME.%04d.EXT for frames
+// 0..N, a checkpoint after each frame, and then the stats. Input errors are raised before the
+// first file is written; stats.json is written last, so its presence marks a finished run.
+RunSummary run_simulation(const Scene& scene, const ClothModel& cloth, const RunOptions& options,
+                          const FrameCallback& on_frame);
+
+// DIR/NAME.checkpoint
+std::string checkpoint_path(const Scene& scene);
+
+}  // namespace drape

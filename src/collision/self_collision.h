@@ -1,0 +1,521 @@
+// Self-collision for the coloured solver, written once for every launch layer (included by
+// solver/parallel_solver.h). Per rebuild: one hash grid over the vertices' groups (a vertex, its edges
+// to higher vertices and the triangles whose lowest vertex it is, by their bounding sphere) sorted
+// with Thrust; candidate pairs gathered per vertex (the point-triangle and edge-edge pairs between
+// its group and each higher group near it) into fixed-capacity rows (doubled and redone when a
+// row overflows), compacted with a prefix sum into one contact list. Per iteration: every contact
+// computes its correction; the active contacts are selected, their vertex slots sorted by vertex,
+// and every vertex they touch applies the mean of its own.
+#pragma once
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "drape/error.h"
+#include "kernels/self_collision.h"
+
+namespace drape {
+
+// How far beyond the thickness contacts are gathered, as a multiple of the thickness: room for
+// the motion of the iterations between two rebuilds.
+constexpr float kSearchMargin = 0.5f;
+// Contact-only passes after the last iteration of a substep.
+constexpr int kSettlePasses = 4;
+
+template <class Exec>
+class HashGrid {
+  template <class T>
+  using Buffer = typename Exec::template Buffer<T>;
+
+ public:
+  // Hashes items [0, n) by their bounding spheres sphere(i) (centre, radius), cells of `cell`.
+  template <class Sphere>
+  void build(const Exec& exec, std::uint32_t n, float cell, Sphere sphere) {
+    std::uint32_t table = 1;
+    while (table < 8 * n) table *= 2;
+    m_keys.resize(n);
+    m_items.resize(n);
+    m_spheres.resize(n);
+    m_runs.resize(table);
+    m_view.inv_cell = 1.0f / cell;
+    m_view.mask = table - 1;
+    std::uint32_t* keys = m_keys.data();
+    std::uint32_t* items = m_items.data();
+    glm::vec4* spheres = m_spheres.data();
+    glm::uvec2* runs = m_runs.data();
+    const float inv_cell = m_view.inv_cell;
+    const std::uint32_t mask = m_view.mask;
+    exec.for_each(0, n, [=] DRAPE_HD(std::uint32_t i) {
+      const glm::vec4 s = sphere(i);
+      keys[i] = kernels::bucket_of(kernels::cell_of(glm::vec3(s.x, s.y, s.z), inv_cell), mask);
+      items[i] = i;
+    });
+    exec.sort_pairs(keys, items, n);
+    // The entries' spheres in sorted order, read in sequence by the queries.
+    exec.for_each(0, n, [=] DRAPE_HD(std::uint32_t k) { spheres[k] = sphere(items[k]); });
+    exec.for_each(0, table, [=] DRAPE_HD(std::uint32_t b) { runs[b].x = kernels::kNone; });
+    exec.for_each(0, n, [=] DRAPE_HD(std::uint32_t i) { kernels::mark_run(i, keys, n, runs); });
+    m_view.runs = runs;
+    m_view.items = items;
+    m_view.spheres = spheres;
+  }
+
+  const kernels::HashGridView& view() const { return m_view; }
+  std::size_t bytes() const {
+    return m_keys.bytes() + m_items.bytes() + m_spheres.bytes() + m_runs.bytes();
+  }
+
+ private:
+  Buffer<std::uint32_t> m_keys, m_items;
+  Buffer<glm::uvec2> m_runs;
+  Buffer<glm::vec4> m_spheres;
+  kernels::HashGridView m_view;
+};
+
+// Candidate pairs of queries [0, n): query(i, row, capacity) writes up to `capacity` entries
+// (partners of i, of type T) into its row and returns how many it found; rows that overflow make
+// the capacity double and the pass run again. The counts' prefix sum then places every query's
+// pairs in a list.
+template <class Exec, class T>
+class CandidateRows {
+  template <class U>
+  using Buffer = typename Exec::template Buffer<U>;
+
+ public:
+  void resize(std::uint32_t n) {
+    m_n = n;
+    m_counts.resize(n);
+    m_offsets.resize(n);
+  }
+
+  // Returns the number of pairs.
+  template <class Query>
+  std::uint32_t gather(const Exec& exec, Query query) {
+    std::uint32_t* counts = m_counts.data();
+    for (;;) {
+      m_rows.resize(static_cast<std::size_t>(m_n) * m_capacity);
+      T* rows = m_rows.data();
+      const std::uint32_t capacity = m_capacity;
+      exec.for_each_uneven(0, m_n, [=] DRAPE_HD(std::uint32_t i) {
+        counts[i] = query(i, rows + static_cast<std::size_t>(i) * capacity, capacity);
+      });
+      const std::uint32_t most = m_n > 0 ? exec.max_value(counts, m_n) : 0u;
+      if (most <= m_capacity) break;
+      while (m_capacity < most) m_capacity *= 2;
+    }
+    return exec.exclusive_scan(counts, m_offsets.data(), m_n);
+  }
+
+  // Calls make(i, entry, base + index in the list) for every pair.
+  template <class Make>
+  void emit(const Exec& exec, std::uint32_t base, Make make) {
+    const std::uint32_t* counts = m_counts.data();
+    const std::uint32_t* offsets = m_offsets.data();
+    const T* rows = m_rows.data();
+    const std::uint32_t capacity = m_capacity;
+    exec.for_each(0, m_n, [=] DRAPE_HD(std::uint32_t i) {
+      for (std::uint32_t j = 0; j < counts[i]; ++j) {
+        make(i, rows[static_cast<std::size_t>(i) * capacity + j], base + offsets[i] + j);
+      }
+    });
+  }
+
+  kernels::PairRows<T> pairs() { return {m_rows.data(), m_counts.data(), m_capacity}; }
+
+  // The pairs (query, entry) on the host, in list order.
+  std::vector<std::pair<std::uint32_t, T>> download() const {
+    std::vector<std::uint32_t> counts;
+    std::vector<T> rows;
+    m_counts.download(counts);
+    m_rows.download(rows);
+    std::vector<std::pair<std::uint32_t, T>> pairs;
+    for (std::uint32_t i = 0; i < m_n; ++i) {
+      for (std::uint32_t j = 0; j < counts[i]; ++j) {
+        pairs.emplace_back(i, rows[static_cast<std::size_t>(i) * m_capacity + j]);
+      }
+    }
+    return pairs;
+  }
+
+  std::size_t bytes() const { return m_counts.bytes() + m_offsets.bytes() + m_rows.bytes(); }
+
+ private:
+  std::uint32_t m_n = 0, m_capacity = 16;
+  Buffer<std::uint32_t> m_counts, m_offsets;
+  Buffer<T> m_rows;
+};
+
+template <class Exec>
+class SelfCollision {
+  template <class T>
+  using Buffer = typename Exec::template Buffer<T>;
+
+ public:
+  // `w`: the solver's inverse masses, in the backend's memory.
+  SelfCollision(const ClothModel& cloth, const SelfCollisionParams& params, const float* w,
+                Exec exec)
+      : m_exec(exec),
+        m_vertices(static_cast<std::uint32_t>(cloth.mesh.positions.size())),
+        m_edges(static_cast<std::uint32_t>(cloth.topology.edge_count())),
+        m_every_iteration(params.every_iteration) {
+    // Degenerate triangles have no normal to push along: they take part through their edges.
+    const auto& x = cloth.mesh.positions;
+    std::vector<glm::uvec3> triangles;
+    for (const glm::uvec3& t : cloth.mesh.triangles) {
+      if (!is_degenerate(x[t.x], x[t.y], x[t.z])) triangles.push_back(t);
+    }
+    // Triangles by their lowest vertex, which owns them.
+    const auto lowest = [](const glm::uvec3& t) { return std::min(t.x, std::min(t.y, t.z)); };
+    std::stable_sort(
+        triangles.begin(), triangles.end(),
+        [&](const glm::uvec3& a, const glm::uvec3& b) { return lowest(a) < lowest(b); });
+    m_triangles = static_cast<std::uint32_t>(triangles.size());
+    m_tris.upload(triangles);
+    std::vector<std::uint32_t> owned_triangles(m_vertices + 1, 0);
+    for (const glm::uvec3& t : triangles) ++owned_triangles[lowest(t) + 1];
+    for (std::uint32_t v = 0; v < m_vertices; ++v) owned_triangles[v + 1] += owned_triangles[v];
+    m_owned_triangles.upload(owned_triangles);
+    // Edges by (lower vertex, higher vertex); each vertex owns a run of them.
+    const Topology& topo = cloth.topology;
+    m_edge_ids.resize(m_edges);
+    for (std::uint32_t e = 0; e < m_edges; ++e) m_edge_ids[e] = e;
+    std::sort(m_edge_ids.begin(), m_edge_ids.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return std::pair(topo.edge_v0[a], topo.edge_v1[a]) <
+             std::pair(topo.edge_v0[b], topo.edge_v1[b]);
+    });
+    std::vector<std::uint32_t> v0(m_edges), v1(m_edges), owned(m_vertices + 1, 0);
+    for (std::uint32_t e = 0; e < m_edges; ++e) {
+      v0[e] = topo.edge_v0[m_edge_ids[e]];
+      v1[e] = topo.edge_v1[m_edge_ids[e]];
+      ++owned[v0[e] + 1];
+    }
+    for (std::uint32_t v = 0; v < m_vertices; ++v) owned[v + 1] += owned[v];
+    // Pair keys count a group's edges and triangles in 15 bits.
+    for (std::uint32_t v = 0; v < m_vertices; ++v) {
+      const std::uint32_t most =
+          std::max(owned[v + 1] - owned[v], owned_triangles[v + 1] - owned_triangles[v]);
+      if (most >= kernels::kMaxGroupItems) {
+        throw InputError("cloth: vertex " + std::to_string(v) + " has " + std::to_string(most) +
+                         " edges or triangles to higher-numbered vertices; self-collision "
+                         "handles at most " +
+                         std::to_string(kernels::kMaxGroupItems - 1));
+      }
+    }
+    m_edge_v0.upload(v0);
+    m_edge_v1.upload(v1);
+    m_owned.upload(owned);
+    m_edge_spheres.resize(m_edges);
+    m_edge_halves.resize(m_edges);
+    m_tri_spheres.resize(m_triangles);
+    m_groups.resize(m_vertices);
+    m_group_radii.resize(m_vertices);
+    m_pairs.resize(m_vertices);
+
+    double sum = 0.0;
+    for (double l : cloth.topology.edge_rest_length) sum += l;
+    const double mean = m_edges > 0 ? sum / m_edges : 0.0;
+    m_base_cell = static_cast<float>(params.cell_size > 0.0 ? params.cell_size : mean);
+    m_view.thickness = static_cast<float>(params.thickness);
+    m_view.radius = static_cast<float>(params.thickness) * (1.0f + kSearchMargin);
+    m_view.friction = static_cast<float>(params.friction);
+
+    Buffer<glm::vec3> rest;
+    rest.upload(std::vector<glm::vec3>(x.begin(), x.end()));
+    build_near_rows(rest.data(), w);
+  }
+
+  // Each vertex's near-group row from the rest pairs: the pairs the same search finds at the rest
+  // positions x. Public only because CUDA's extended lambdas may not live in constructors or
+  // private member functions.
+  void build_near_rows(const glm::vec3* x, const float* w) {
+    CandidateRows<Exec, std::uint64_t> rest_pairs;
+    rest_pairs.resize(m_vertices);
+    find_pairs(x, w, rest_pairs);
+    const kernels::PairRows<std::uint64_t> found = rest_pairs.pairs();
+    const kernels::SelfView sv = view();
+    const std::uint32_t* owned_edges = m_owned.data();
+    const std::uint32_t* owned_tris = m_owned_triangles.data();
+    m_near.resize(m_vertices);
+    m_near.gather(m_exec,
+                  [=] DRAPE_HD(std::uint32_t v, std::uint64_t * row, std::uint32_t capacity) {
+                    return kernels::near_group_row(v, found.row(v), found.counts[v], row, capacity,
+                                                   owned_edges, owned_tris, w, sv);
+                  });
+    m_view.near = m_near.pairs();
+  }
+
+  bool every_iteration() const { return m_every_iteration; }
+
+  // The triangles self-collision uses (the non-degenerate ones), on the host.
+  std::vector<glm::uvec3> triangles() const {
+    std::vector<glm::uvec3> t;
+    m_tris.download(t);
+    return t;
+  }
+
+  // The pairs in `rows` (filled by find_pairs) on the host, in list order.
+  std::vector<kernels::PairIds> host_pairs(const CandidateRows<Exec, std::uint64_t>& rows) const {
+    std::vector<std::uint32_t> owned, owned_tris;
+    m_owned.download(owned);
+    m_owned_triangles.download(owned_tris);
+    std::vector<kernels::PairIds> ids;
+    for (const auto& [v, pair] : rows.download()) {
+      ids.push_back(kernels::decode_pair(v, pair, owned.data(), owned_tris.data()));
+    }
+    return ids;
+  }
+
+  // The topology edge of edge e here.
+  std::uint32_t topology_edge(std::uint32_t e) const { return m_edge_ids[e]; }
+
+  // Contacts found since the last call (summed over rebuilds).
+  std::uint64_t take_contact_count() {
+    const std::uint64_t n = m_contacts_found;
+    m_contacts_found = 0;
+    return n;
+  }
+
+  std::size_t bytes() const {
+    return m_tris.bytes() + m_edge_v0.bytes() + m_edge_v1.bytes() + m_owned.bytes() +
+           m_owned_triangles.bytes() + m_edge_spheres.bytes() + m_edge_halves.bytes() +
+           m_tri_spheres.bytes() + m_groups.bytes() + m_group_radii.bytes() + m_pairs.bytes() +
+           m_near.bytes() + m_grid.bytes() + m_contacts.bytes() + m_active.bytes() +
+           m_active_ids.bytes() + m_slot_dp.bytes() + m_slot_vertices.bytes() + m_slots.bytes();
+  }
+
+  // Candidate pairs at positions p into `rows`: in vertex v's row, in ascending order, the
+  // point-triangle and edge-edge pairs between v's group and every higher group near it. Returns
+  // the number of pairs.
+  std::uint32_t find_pairs(const glm::vec3* p, const float* w,
+                           CandidateRows<Exec, std::uint64_t>& rows) {
+    const kernels::SelfView sv = view();
+    const std::uint32_t* e0 = sv.edge_v0;
+    const std::uint32_t* e1 = sv.edge_v1;
+    const glm::uvec3* tris = sv.triangles;
+    const std::uint32_t* owned = m_owned.data();
+    const std::uint32_t* owned_tris = m_owned_triangles.data();
+    glm::vec4* edge_spheres = m_edge_spheres.data();
+    glm::vec3* halves = m_edge_halves.data();
+    glm::vec4* tri_spheres = m_tri_spheres.data();
+    glm::vec4* groups = m_groups.data();
+    float* group_radii = m_group_radii.data();
+    m_exec.for_each(0, m_edges, [=] DRAPE_HD(std::uint32_t e) {
+      edge_spheres[e] = kernels::edge_sphere(p, e0[e], e1[e]);
+      halves[e] = 0.5f * (p[e1[e]] - p[e0[e]]);
+    });
+    m_exec.for_each(0, m_triangles, [=] DRAPE_HD(std::uint32_t t) {
+      tri_spheres[t] = kernels::triangle_sphere(p, tris[t]);
+    });
+    m_exec.for_each(0, m_vertices, [=] DRAPE_HD(std::uint32_t v) {
+      groups[v] = kernels::owned_sphere(p, v, owned[v], owned[v + 1], e1);
+      group_radii[v] = groups[v].w;
+    });
+    // Two groups hold a pair within the search radius only if their spheres come that close, so a
+    // query reaches two group radii plus the radius. Cells twice that wide make the box a query
+    // searches overlap at most two cells along each axis: 8 buckets instead of up to 27.
+    const float group_radius = m_vertices > 0 ? m_exec.max_value(group_radii, m_vertices) : 0.0f;
+    m_grid.build(m_exec, m_vertices,
+                 std::max(m_base_cell, 2.0f * (2.0f * group_radius + sv.radius)),
+                 [=] DRAPE_HD(std::uint32_t v) { return groups[v]; });
+    const kernels::HashGridView grid = m_grid.view();
+    return rows.gather(
+        m_exec, [=] DRAPE_HD(std::uint32_t v, std::uint64_t * row, std::uint32_t capacity) {
+          std::uint32_t n = 0;
+          const auto keep = [&](std::uint64_t pair) {
+            if (n < capacity) row[n] = pair;
+            ++n;
+          };
+          const float r = sv.radius;
+          const std::uint32_t near_count = sv.near.rows != nullptr ? sv.near.counts[v] : 0;
+          const std::uint64_t* near_row = near_count > 0 ? sv.near.row(v) : nullptr;
+          const auto near = [r](const glm::vec3& x, const glm::vec4& sphere) {
+            const glm::vec3 d = x - glm::vec3(sphere.x, sphere.y, sphere.z);
+            return glm::dot(d, d) < (sphere.w + r) * (sphere.w + r);
+          };
+          const glm::vec3 pv = p[v];
+          const glm::vec4 gv = groups[v];
+          const std::uint32_t tv = owned_tris[v], tv_end = owned_tris[v + 1];
+          const std::uint32_t ev = owned[v], ev_end = owned[v + 1];
+          // Point `point` at `at` and triangle t are within the radius: the sphere test, then the
+          // exact test; `rest` rules out a pair between the two.
+          const auto point_meets = [&](std::uint32_t point, const glm::vec3& at, std::uint32_t t,
+                                       auto rest) {
+            return near(at, tri_spheres[t]) && !rest() &&
+                   kernels::point_triangle_candidate(point, t, p, w, sv);
+          };
+          // Edge e of v and edge f are within the radius: the spheres' test, the gap test, the
+          // exact test. `rest` rules out a pair between the first two.
+          const auto edges_meet = [&](std::uint32_t e, std::uint32_t f, const glm::vec4& fs,
+                                      auto rest) {
+            const glm::vec4 es = edge_spheres[e];
+            const glm::vec3 d(es.x - fs.x, es.y - fs.y, es.z - fs.z);
+            const float limit = es.w + fs.w + r;
+            return glm::dot(d, d) < limit * limit && !rest() &&
+                   !kernels::segments_apart(d, halves[e], halves[f], r) &&
+                   kernels::edge_edge_candidate(e, f, p, w, sv);
+          };
+          // Group u met, `walk` at or before its run in v's near-group row.
+          const auto visit = [&](std::uint32_t u, std::uint32_t& walk) {
+            while (walk < near_count && static_cast<std::uint32_t>(near_row[walk] >> 32) < u)
+              ++walk;
+            const glm::vec3 pu = p[u];
+            const std::uint32_t tu = owned_tris[u], eu = owned[u];
+            // A group in v's near-group row: test its open pairs only, or skip its rest pairs.
+            std::uint32_t k = walk;
+            const auto header = [&](std::uint32_t what) {
+              return k < near_count &&
+                     near_row[k] == kernels::group_pair(u, kernels::PairKind::header, what);
+            };
+            if (header(kernels::kOpenPairs)) {
+              for (++k; k < near_count && static_cast<std::uint32_t>(near_row[k] >> 32) == u; ++k) {
+                const kernels::PairKey key = kernels::split_pair(near_row[k]);
+                const auto listed = [] { return false; };
+                bool hit;
+                if (key.kind == kernels::PairKind::point_on_mine) {
+                  hit = point_meets(u, pu, tv + key.a, listed);
+                } else if (key.kind == kernels::PairKind::point_on_theirs) {
+                  hit = point_meets(v, pv, tu + key.a, listed);
+                } else {
+                  hit = edges_meet(ev + key.a, eu + key.b, edge_spheres[eu + key.b], listed);
+                }
+                if (hit) keep(near_row[k]);
+              }
+              return;
+            }
+            k = header(kernels::kRestPairs) ? k + 1 : near_count;
+            // Otherwise every pair but the rest pairs, which are walked in step with the pairs.
+            const auto rest = [&](std::uint64_t pair) {
+              while (k < near_count && near_row[k] < pair) ++k;
+              return k < near_count && near_row[k] == pair;
+            };
+            for (std::uint32_t t = tv; t < tv_end; ++t) {
+              const auto pair = kernels::group_pair(u, kernels::PairKind::point_on_mine, t - tv);
+              if (point_meets(u, pu, t, [&] { return rest(pair); })) keep(pair);
+            }
+            for (std::uint32_t t = tu; t < owned_tris[u + 1]; ++t) {
+              const auto pair = kernels::group_pair(u, kernels::PairKind::point_on_theirs, t - tu);
+              if (point_meets(v, pv, t, [&] { return rest(pair); })) keep(pair);
+            }
+            for (std::uint32_t f = eu; f < owned[u + 1]; ++f) {
+              // An edge of u beyond the reach of v's whole group meets none of its edges.
+              const glm::vec4 fs = edge_spheres[f];
+              const glm::vec3 g(gv.x - fs.x, gv.y - fs.y, gv.z - fs.z);
+              if (!(glm::dot(g, g) < (gv.w + fs.w + r) * (gv.w + fs.w + r))) continue;
+              for (std::uint32_t e = ev; e < ev_end; ++e) {
+                const auto pair = kernels::group_pair(u, kernels::PairKind::edges, e - ev, f - eu);
+                if (edges_meet(e, f, fs, [&] { return rest(pair); })) keep(pair);
+              }
+            }
+          };
+          // The groups met are visited in ascending order, in batches, so that a row comes out
+          // sorted whatever the grid's cells and buckets, and v's near-group row is walked in step.
+          std::uint32_t met[kernels::kMetBatch];
+          std::uint32_t m = 0;
+          bool batched = false;
+          const auto flush = [&] {
+            kernels::sort_row(met, m);
+            std::uint32_t walk = 0;
+            for (std::uint32_t i = 0; i < m; ++i) visit(met[i], walk);
+            m = 0;
+          };
+          kernels::for_each_near(
+              grid, gv, r, group_radius,
+              [&](std::uint32_t u, const glm::vec4&) {
+                met[m++] = u;
+                if (m == kernels::kMetBatch) {
+                  flush();
+                  batched = true;
+                }
+              },
+              v);
+          flush();
+          if (batched && n <= capacity) kernels::sort_row(row, n);
+          return n;
+        });
+  }
+
+  // Finds the contacts at the current positions p (sides from the start positions x).
+  void rebuild(kernels::ParticleView s) {
+    const kernels::SelfView sv = view();
+    m_count = find_pairs(s.p, s.w, m_pairs);
+    m_contacts_found += m_count;
+    const std::size_t slots = 4 * static_cast<std::size_t>(m_count);
+    m_contacts.resize(m_count);
+    m_active.resize(m_count);
+    m_active_ids.resize(m_count);
+    m_slot_dp.resize(slots);
+    m_slot_vertices.resize(slots);
+    m_slots.resize(slots);
+    kernels::Contact* contacts = m_contacts.data();
+    const std::uint32_t* owned = m_owned.data();
+    const std::uint32_t* owned_tris = m_owned_triangles.data();
+    m_pairs.emit(m_exec, 0, [=] DRAPE_HD(std::uint32_t v, std::uint64_t pair, std::uint32_t k) {
+      const kernels::PairIds ids = kernels::decode_pair(v, pair, owned, owned_tris);
+      contacts[k] = ids.edge_edge ? kernels::make_edge_edge(ids.first, ids.second, s, sv)
+                                  : kernels::make_point_triangle(ids.first, ids.second, s, sv);
+    });
+  }
+
+  // Extra contact passes at the end of a substep: a pair left inside the thickness, or on the
+  // wrong side, would start the next substep with that side as its own.
+  void settle(kernels::ParticleView s) {
+    for (int pass = 0; pass < kSettlePasses; ++pass) project(s);
+  }
+
+  // One Jacobi pass over the contacts. Few of them are active in a pass (a few percent in the
+  // benchmark's fold), so only the active ones' slots are sorted by vertex and summed.
+  void project(kernels::ParticleView s) {
+    if (m_count == 0) return;
+    const kernels::SelfView sv = view();
+    const kernels::Contact* contacts = m_contacts.data();
+    glm::vec3* slot_dp = m_slot_dp.data();
+    std::uint32_t* active = m_active.data();
+    m_exec.for_each(0, m_count, [=] DRAPE_HD(std::uint32_t c) {
+      kernels::solve_contact(c, contacts, s, sv, slot_dp, active);
+    });
+    std::uint32_t* ids = m_active_ids.data();
+    const std::uint32_t n = 4 * m_exec.select(active, m_count, ids);
+    if (n == 0) return;
+    std::uint32_t* vertices = m_slot_vertices.data();
+    std::uint32_t* slots = m_slots.data();
+    m_exec.for_each(0, n, [=] DRAPE_HD(std::uint32_t i) {
+      vertices[i] = contacts[ids[i / 4]].v[i % 4];
+      slots[i] = 4 * ids[i / 4] + i % 4;
+    });
+    m_exec.sort_pairs(vertices, slots, n);
+    m_exec.for_each(0, n, [=] DRAPE_HD(std::uint32_t i) {
+      kernels::apply_contacts(i, vertices, slots, n, slot_dp, s);
+    });
+  }
+
+ private:
+  kernels::SelfView view() {
+    kernels::SelfView v = m_view;
+    v.triangles = m_tris.data();
+    v.edge_v0 = m_edge_v0.data();
+    v.edge_v1 = m_edge_v1.data();
+    return v;
+  }
+
+  Exec m_exec;
+  std::uint32_t m_vertices, m_edges, m_triangles = 0;
+  bool m_every_iteration;
+  float m_base_cell = 0.0f;
+  kernels::SelfView m_view;
+  Buffer<glm::uvec3> m_tris;
+  std::vector<std::uint32_t> m_edge_ids;  // topology edge of each edge here
+  Buffer<std::uint32_t> m_edge_v0, m_edge_v1, m_owned, m_owned_triangles;
+  Buffer<float> m_group_radii;
+  Buffer<glm::vec4> m_edge_spheres, m_tri_spheres, m_groups;
+  Buffer<glm::vec3> m_edge_halves;
+  HashGrid<Exec> m_grid;
+  CandidateRows<Exec, std::uint64_t> m_pairs, m_near;
+  std::uint32_t m_count = 0;
+  std::uint64_t m_contacts_found = 0;
+  Buffer<kernels::Contact> m_contacts;
+  Buffer<std::uint32_t> m_active, m_active_ids, m_slot_vertices, m_slots;
+  Buffer<glm::vec3> m_slot_dp;
+};
+
+}  // namespace drape

@@ -1,0 +1,76 @@
+#include <algorithm>
+#include <cctype>
+
+#include "drape/error.h"
+#include "drape/mesh.h"
+#include "io/mesh_build.h"
+
+namespace drape {
+
+const VertexGroup* TriMesh::find_group(const std::string& name) const {
+  for (const VertexGroup& g : groups) {
+    if (g.name == name) return &g;
+  }
+  return nullptr;
+}
+
+void MeshBuilder::reserve(std::size_t vertices, std::size_t triangles) {
+  m_mesh.positions.reserve(vertices);
+  m_mesh.triangles.reserve(triangles);
+}
+
+void MeshBuilder::add_polygon(const std::vector<std::uint32_t>& polygon,
+                              const std::vector<std::size_t>& groups) {
+  for (std::size_t i = 1; i + 1 < polygon.size(); ++i) {
+    m_mesh.triangles.emplace_back(polygon[0], polygon[i], polygon[i + 1]);
+  }
+  if (polygon.size() > 3) ++m_mesh.fan_triangulated_polygons;
+  for (std::size_t g : groups) {
+    std::vector<std::uint32_t>& members = m_mesh.groups[g].vertices;
+    members.insert(members.end(), polygon.begin(), polygon.end());
+  }
+}
+
+std::size_t MeshBuilder::group_index(const std::string& name) {
+  auto [it, inserted] = m_group_ids.emplace(name, m_mesh.groups.size());
+  if (inserted) m_mesh.groups.push_back({name, {}});
+  return it->second;
+}
+
+void MeshBuilder::add_to_group(std::size_t group, std::uint32_t vertex) {
+  m_mesh.groups[group].vertices.push_back(vertex);
+}
+
+TriMesh MeshBuilder::finish(const std::string& name) {
+  const std::size_t n = m_mesh.positions.size();
+  for (const glm::uvec3& t : m_mesh.triangles) {
+    if (t.x >= n || t.y >= n || t.z >= n) {
+      throw InputError(name + ": a face references a vertex past the last one (" +
+                       std::to_string(n) + " vertices)");
+    }
+  }
+  for (VertexGroup& g : m_mesh.groups) {
+    std::sort(g.vertices.begin(), g.vertices.end());
+    g.vertices.erase(std::unique(g.vertices.begin(), g.vertices.end()), g.vertices.end());
+  }
+  return std::move(m_mesh);
+}
+
+static std::string lower_extension(const std::string& path) {
+  const std::size_t dot = path.find_last_of('.');
+  const std::size_t slash = path.find_last_of('/');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return "";
+  std::string ext = path.substr(dot + 1);
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return ext;
+}
+
+TriMesh load_mesh(const std::string& path) {
+  const std::string ext = lower_extension(path);
+  if (ext == "obj") return load_obj(path);
+  if (ext == "ply") return load_ply(path);
+  throw InputError(path + ": unknown mesh format (expected .obj or .ply)");
+}
+
+}  // namespace drape

@@ -1,0 +1,107 @@
+// Wavefront OBJ: `v` and `f` statements, `g` groups; other statements (vt, vn, o, s, usemtl, ...)
+// carry nothing a cloth needs and are skipped.
+#include <cmath>
+#include <cstdio>
+#include <string_view>
+#include <unordered_map>
+
+#include "drape/error.h"
+#include "drape/mesh.h"
+#include "io/mesh_build.h"
+#include "io/text_scan.h"
+
+namespace drape {
+namespace {
+
+class ObjParser {
+ public:
+  explicit ObjParser(const std::string& name) : m_name(name) {}
+
+  TriMesh parse(std::string_view text) {
+    std::size_t line_no = 0;
+    while (!text.empty()) {
+      std::size_t end = text.find('\n');
+      std::string_view line = text.substr(0, end);
+      text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
+      ++line_no;
+      parse_line(line, line_no);
+    }
+    if (m_builder.mesh().triangles.empty()) throw InputError(m_name + ": no faces");
+    return m_builder.finish(m_name);
+  }
+
+ private:
+  [[noreturn]] void fail(std::size_t line_no, const std::string& what) const {
+    throw InputError(m_name + ":" + std::to_string(line_no) + ": " + what);
+  }
+
+  void parse_line(std::string_view line, std::size_t line_no) {
+    std::string_view keyword = next_token(line);
+    if (keyword == "v") {
+      parse_vertex(line, line_no);
+    } else if (keyword == "f") {
+      parse_face(line, line_no);
+    } else if (keyword == "g") {
+      m_current_groups.clear();
+      for (std::string_view name = next_token(line); !name.empty(); name = next_token(line)) {
+        m_current_groups.push_back(m_builder.group_index(std::string(name)));
+      }
+    } else if (!keyword.empty() && keyword.front() != '#' && !is_known_statement(keyword)) {
+      fail(line_no, "unknown statement '" + std::string(keyword.substr(0, 32)) + "'");
+    }
+  }
+
+  static bool is_known_statement(std::string_view k) {
+    for (const char* known : {"vt", "vn", "vp", "o", "s", "l", "p", "usemtl", "mtllib", "stitch",
+                              "seam", "cstype", "deg", "curv", "surf", "parm", "end", "mg"}) {
+      if (k == known) return true;
+    }
+    return false;
+  }
+
+  void parse_vertex(std::string_view rest, std::size_t line_no) {
+    double xyz[3];
+    for (double& c : xyz) {
+      if (!parse_double(next_token(rest), c)) fail(line_no, "bad vertex coordinate");
+      if (!std::isfinite(c)) fail(line_no, "vertex coordinate is not finite");
+    }
+    m_builder.add_vertex({xyz[0], xyz[1], xyz[2]});
+  }
+
+  void parse_face(std::string_view rest, std::size_t line_no) {
+    m_face.clear();
+    for (std::string_view token = next_token(rest); !token.empty(); token = next_token(rest)) {
+      std::int64_t index = 0;
+      if (!parse_int(token.substr(0, token.find('/')), index) || index == 0) {
+        fail(line_no, "bad face index '" + std::string(token.substr(0, 32)) + "'");
+      }
+      // OBJ indices are 1-based; negative ones count back from the last vertex read so far.
+      const std::int64_t count = static_cast<std::int64_t>(m_builder.mesh().positions.size());
+      const std::int64_t resolved = index > 0 ? index - 1 : count + index;
+      if (resolved < 0 || resolved >= count) {
+        fail(line_no, "face index " + std::to_string(index) + " is out of range (" +
+                          std::to_string(count) + " vertices so far)");
+      }
+      m_face.push_back(static_cast<std::uint32_t>(resolved));
+    }
+    if (m_face.size() < 3) fail(line_no, "face has fewer than 3 vertices");
+    m_builder.add_polygon(m_face, m_current_groups);
+  }
+
+  std::string m_name;
+  MeshBuilder m_builder;
+  std::vector<std::size_t> m_current_groups;
+  std::vector<std::uint32_t> m_face;
+};
+
+}  // namespace
+
+TriMesh parse_obj(const std::string& text, const std::string& name) {
+  return ObjParser(name).parse(text);
+}
+
+TriMesh load_obj(const std::string& path) {
+  return parse_obj(read_file(path), path);
+}
+
+}  // namespace drape

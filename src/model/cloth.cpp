@@ -1,0 +1,86 @@
+#include <cmath>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "model/cloth.h"
+#include "drape/error.h"
+
+namespace drape {
+
+void apply_transform(const Transform& t, std::vector<glm::dvec3>& positions) {
+  const glm::dvec3 r = glm::radians(t.rotate_deg);
+  glm::dmat4 m = glm::translate(glm::dmat4(1.0), t.translate);
+  m = glm::rotate(m, r.z, glm::dvec3(0, 0, 1));
+  m = glm::rotate(m, r.y, glm::dvec3(0, 1, 0));
+  m = glm::rotate(m, r.x, glm::dvec3(1, 0, 0));
+  m = glm::scale(m, glm::dvec3(t.scale));
+  for (glm::dvec3& p : positions) p = glm::dvec3(m * glm::dvec4(p, 1.0));
+}
+
+namespace {
+
+std::vector<std::uint32_t> resolve_pins(const Scene& scene, const TriMesh& mesh) {
+  const PinDesc& pins = scene.cloth.pins;
+  const std::size_t n = mesh.positions.size();
+  const std::string where = scene.path + ": cloth.pins";
+  std::vector<std::uint32_t> out;
+  switch (pins.kind) {
+    case PinDesc::Kind::none:
+      break;
+    case PinDesc::Kind::indices:
+      for (std::size_t i = 0; i < pins.indices.size(); ++i) {
+        if (pins.indices[i] < 0 || static_cast<std::size_t>(pins.indices[i]) >= n) {
+          throw InputError(where + "[" + std::to_string(i) + "]: vertex " +
+                           std::to_string(pins.indices[i]) + " is past the last vertex (" +
+                           std::to_string(n - 1) + ")");
+        }
+        out.push_back(static_cast<std::uint32_t>(pins.indices[i]));
+      }
+      break;
+    case PinDesc::Kind::box:
+      for (std::size_t i = 0; i < n; ++i) {
+        const glm::dvec3& p = mesh.positions[i];
+        if (glm::all(glm::greaterThanEqual(p, pins.box_min)) &&
+            glm::all(glm::lessThanEqual(p, pins.box_max))) {
+          out.push_back(static_cast<std::uint32_t>(i));
+        }
+      }
+      if (out.empty()) throw InputError(where + ".box: contains no vertex of the cloth");
+      break;
+    case PinDesc::Kind::group: {
+      const VertexGroup* g = mesh.find_group(pins.group);
+      if (g == nullptr) {
+        std::string known;
+        for (const VertexGroup& e : mesh.groups) known += (known.empty() ? "" : ", ") + e.name;
+        throw InputError(where + ".group: the mesh has no group '" + pins.group + "'" +
+                         (known.empty() ? " (it has none)" : " (it has: " + known + ")"));
+      }
+      out = g->vertices;
+      break;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+ClothModel build_cloth(const Scene& scene) {
+  ClothModel cloth;
+  if (scene.cloth.mesh_data) {
+    cloth.mesh = *scene.cloth.mesh_data;
+  } else {
+    cloth.mesh = scene.cloth.grid ? make_grid(*scene.cloth.grid) : load_mesh(scene.cloth.mesh_path);
+  }
+  apply_transform(scene.cloth.transform, cloth.mesh.positions);
+  cloth.inv_mass.assign(cloth.mesh.positions.size(), 1.0);
+  for (std::uint32_t v : resolve_pins(scene, cloth.mesh)) cloth.inv_mass[v] = 0.0;
+  for (double w : cloth.inv_mass) cloth.pinned += w == 0.0;
+  cloth.topology = build_topology(cloth.mesh.positions, cloth.mesh.triangles);
+  if (cloth.topology.degenerate_triangles == cloth.mesh.triangles.size()) {
+    throw InputError((scene.cloth.grid ? scene.path : scene.cloth.mesh_path) +
+                     ": every triangle is degenerate; nothing to simulate");
+  }
+  return cloth;
+}
+
+}  // namespace drape

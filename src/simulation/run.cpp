@@ -1,0 +1,281 @@
+#include "drape/run.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include "io/checkpoint.h"
+#include "model/strain.h"
+#include "collision/collider_view.h"
+#include "io/cache.h"
+#include "drape/error.h"
+#include "collision/self_intersection.h"
+#include "solver/solver.h"
+#include "io/usd_cache.h"
+
+namespace drape {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+void write_frame(const Scene& scene, int frame, const std::vector<glm::dvec3>& positions,
+                 const std::vector<glm::uvec3>& triangles) {
+  for (const std::string& format : scene.output.formats) {
+    if (format == "usd") continue;  // one file for the whole run: UsdCacheWriter
+    const std::string path = frame_path(scene.output.dir, scene.output.name, frame, format);
+    write_file_atomically(path, format == "ply" ? encode_ply(positions, triangles)
+                                                : encode_obj(positions, triangles));
+  }
+}
+
+// Numerical guard: a frame with a NaN or infinite position is never written.
+void check_finite(const std::vector<glm::dvec3>& positions, int frame) {
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    const glm::dvec3& p = positions[i];
+    if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) {
+      throw RuntimeError("frame " + std::to_string(frame) + ": vertex " + std::to_string(i) +
+                         " has a non-finite position; the solve diverged");
+    }
+  }
+}
+
+int worker_threads(const Scene& scene, const SolverOptions& options) {
+  if (scene.solver.backend != "cpu") return 1;
+  return options.threads > 0 ? options.threads : default_thread_count();
+}
+
+nlohmann::json settings_json(const Scene& scene, const ClothModel& cloth, int threads) {
+  const auto vec = [](const glm::dvec3& v) { return nlohmann::json::array({v.x, v.y, v.z}); };
+  return {{"scene", scene.path},
+          {"backend", scene.solver.backend},
+          {"threads", threads},
+          {"fps", scene.fps},
+          {"frames", scene.frames},
+          {"substeps", scene.solver.substeps},
+          {"iterations", scene.solver.iterations},
+          {"gravity", vec(scene.gravity)},
+          {"wind", vec(scene.wind)},
+          {"stretch", scene.cloth.stretch},
+          {"shear", scene.cloth.shear},
+          {"bend", scene.cloth.bend},
+          {"damping", scene.cloth.damping},
+          {"self_collision", scene.cloth.self_collision},
+          {"thickness", scene.cloth.thickness},
+          {"friction", scene.cloth.friction},
+          {"self_collision_cell", scene.cloth.self_collision_cell},
+          {"self_collision_rebuild",
+           scene.cloth.self_collision_every_iteration ? "iteration" : "substep"},
+          {"vertices", cloth.mesh.positions.size()},
+          {"triangles", cloth.mesh.triangles.size()},
+          {"pinned", cloth.pinned},
+          {"stretch_constraints", cloth.topology.edge_count()},
+          {"bend_constraints", cloth.topology.bend_count()},
+          {"shear_constraints", cloth.topology.bend_count()},
+          {"colliders", scene.colliders.size()},
+          {"formats", scene.output.formats}};
+}
+
+}  // namespace
+
+std::string checkpoint_path(const Scene& scene) {
+  return (scene.output.dir.empty() ? "" : scene.output.dir + "/") + scene.output.name +
+         ".checkpoint";
+}
+
+namespace {
+
+// What a checkpoint must match to be resumed: the cloth as built and every setting that changes
+// its motion or the cache (not the frame count, which a resume may raise, or the thread count).
+std::uint64_t run_fingerprint(const Scene& scene, const ClothModel& cloth) {
+  nlohmann::json settings = settings_json(scene, cloth, 0);
+  settings.erase("frames");
+  settings.erase("threads");
+  settings.erase("scene");
+  nlohmann::json colliders = nlohmann::json::array();
+  for (const ColliderDesc& c : scene.colliders) {
+    nlohmann::json motion = nlohmann::json::array();
+    for (const MotionKey& k : c.motion) {
+      motion.push_back({k.time, k.translate.x, k.translate.y, k.translate.z, k.rotate_deg.x,
+                        k.rotate_deg.y, k.rotate_deg.z});
+    }
+    const Transform& t = c.transform;
+    colliders.push_back({static_cast<int>(c.shape),
+                         c.a.x,
+                         c.a.y,
+                         c.a.z,
+                         c.b.x,
+                         c.b.y,
+                         c.b.z,
+                         c.radius,
+                         c.path,
+                         c.grid_name,
+                         c.voxel_size,
+                         c.band,
+                         c.friction,
+                         c.restitution,
+                         c.thickness,
+                         t.scale,
+                         t.rotate_deg.x,
+                         t.rotate_deg.y,
+                         t.rotate_deg.z,
+                         t.translate.x,
+                         t.translate.y,
+                         t.translate.z,
+                         motion});
+  }
+  settings["colliders"] = colliders;
+  const std::string text = settings.dump();
+  std::uint64_t h = fingerprint_bytes(text.data(), text.size(), 0);
+  h = fingerprint_bytes(cloth.mesh.positions.data(),
+                        cloth.mesh.positions.size() * sizeof(glm::dvec3), h);
+  return fingerprint_bytes(cloth.inv_mass.data(), cloth.inv_mass.size() * sizeof(double), h);
+}
+
+// Temporaries of an interrupted write of this cache (NAME.*.tmpPID), never complete files.
+void remove_stale_temporaries(const Scene& scene) {
+  if (!std::filesystem::is_directory(scene.output.dir.empty() ? "." : scene.output.dir)) return;
+  const std::string prefix = scene.output.name + ".";
+  for (const auto& entry :
+       std::filesystem::directory_iterator(scene.output.dir.empty() ? "." : scene.output.dir)) {
+    const std::string name = entry.path().filename().string();
+    const std::size_t tmp = name.rfind(".tmp");
+    if (name.rfind(prefix, 0) == 0 && tmp != std::string::npos &&
+        name.find_first_not_of("0123456789", tmp + 4) == std::string::npos) {
+      std::error_code ec;
+      std::filesystem::remove(entry.path(), ec);
+    }
+  }
+}
+
+nlohmann::json frame_json(const FrameStats& s) {
+  return {{"frame", s.frame},
+          {"max_strain", s.strain.max},
+          {"mean_strain", s.strain.mean},
+          {"penetrations", s.penetrations},
+          {"self_intersections", s.self_intersections},
+          {"self_contacts", s.self_contacts},
+          {"ms", s.ms}};
+}
+
+}  // namespace
+
+RunSummary run_simulation(const Scene& scene, const ClothModel& cloth, const RunOptions& options,
+                          const FrameCallback& on_frame) {
+  const std::vector<Collider> colliders = build_colliders(scene);
+  std::unique_ptr<Solver> solver =
+      make_solver(scene.solver.backend, cloth, physics_params(scene), options.solver, colliders);
+  const std::uint64_t fingerprint = run_fingerprint(scene, cloth);
+  const std::string checkpoint_file = checkpoint_path(scene);
+  std::optional<Checkpoint> checkpoint;
+  if (options.resume) {
+    checkpoint = read_checkpoint(checkpoint_file);
+    if (checkpoint && (checkpoint->fingerprint != fingerprint ||
+                       checkpoint->state.positions.size() != cloth.mesh.positions.size())) {
+      throw InputError(checkpoint_file +
+                       ": written by a different scene or settings; run without --resume to "
+                       "start over");
+    }
+  }
+
+  RunSummary summary;
+  summary.vertices = cloth.mesh.positions.size();
+  summary.triangles = cloth.mesh.triangles.size();
+  summary.output_dir = scene.output.dir;
+  summary.stats_path = options.stats_path.empty()
+                           ? (scene.output.dir.empty() ? "" : scene.output.dir + "/") + "stats.json"
+                           : options.stats_path;
+  std::error_code ec;
+  if (!scene.output.dir.empty()) std::filesystem::create_directories(scene.output.dir, ec);
+  if (ec) {
+    throw RuntimeError(scene.output.dir + ": cannot create the output folder: " + ec.message());
+  }
+  remove_stale_temporaries(scene);
+
+  std::vector<glm::dvec3> positions = cloth.mesh.positions;
+  std::vector<FrameStats> stats;
+  const auto record = [&](int frame, double ms) {
+    FrameStats s;
+    s.frame = frame;
+    s.strain = edge_strain(cloth.topology, positions);
+    s.penetrations = count_penetrations(colliders, positions, frame / scene.fps);
+    s.self_intersections = count_self_intersections(positions, cloth.mesh.triangles);
+    s.self_contacts = frame > 0 ? solver->self_contacts() : 0;
+    s.ms = ms;
+    stats.push_back(s);
+  };
+  int first = 1;
+  std::optional<UsdCacheWriter> usd;
+  const auto& formats = scene.output.formats;
+  const bool want_usd = std::find(formats.begin(), formats.end(), "usd") != formats.end();
+  if (checkpoint) {
+    solver->restore(checkpoint->state);
+    stats = checkpoint->stats;
+    stats.resize(std::min<std::size_t>(stats.size(), static_cast<std::size_t>(scene.frames) + 1));
+    first = checkpoint->frame + 1;
+    summary.resumed_from = checkpoint->frame;
+    if (want_usd) {
+      usd.emplace(scene.output.dir, scene.output.name, scene.fps, cloth.mesh.triangles,
+                  checkpoint->frame, checkpoint->state.positions);
+    }
+  } else {
+    write_frame(scene, 0, positions, cloth.mesh.triangles);
+    record(0, 0.0);
+    if (want_usd) {
+      usd.emplace(scene.output.dir, scene.output.name, scene.fps, cloth.mesh.triangles, -1,
+                  std::vector<glm::dvec3>());
+      usd->add_frame(0, positions);
+    }
+  }
+
+  const Clock::time_point start = Clock::now();
+  for (int frame = first; frame <= scene.frames; ++frame) {
+    const Clock::time_point t0 = Clock::now();
+    solver->step_frame();
+    solver->copy_positions(positions);
+    const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    check_finite(positions, frame);
+    write_frame(scene, frame, positions, cloth.mesh.triangles);
+    if (usd) usd->add_frame(frame, positions);
+    record(frame, ms);
+    write_checkpoint(checkpoint_file, {fingerprint, frame, solver->state(), stats});
+    if (on_frame) on_frame(frame, scene.frames, ms);
+  }
+  if (usd) usd->finish(scene.frames);
+  const int simulated = std::max(0, scene.frames - first + 1);
+  summary.frames = scene.frames;
+  summary.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  summary.ms_per_frame = simulated > 0 ? 1000.0 * summary.wall_seconds / simulated : 0.0;
+
+  nlohmann::json frames = nlohmann::json::array();
+  for (const FrameStats& s : stats) {
+    summary.max_strain = std::max(summary.max_strain, s.strain.max);
+    summary.max_penetrations = std::max<std::size_t>(summary.max_penetrations, s.penetrations);
+    summary.max_self_intersections =
+        std::max<std::size_t>(summary.max_self_intersections, s.self_intersections);
+    if (s.frame == 0) summary.initial_self_intersections = s.self_intersections;
+    if (s.self_intersections > 0 && summary.first_self_intersection_frame < 0) {
+      summary.first_self_intersection_frame = s.frame;
+    }
+    frames.push_back(frame_json(s));
+  }
+  nlohmann::json stats_json = {
+      {"settings", settings_json(scene, cloth, worker_threads(scene, options.solver))},
+      {"summary",
+       {{"frames", summary.frames},
+        {"wall_seconds", summary.wall_seconds},
+        {"ms_per_frame", summary.ms_per_frame},
+        {"max_strain", summary.max_strain},
+        {"max_penetrations", summary.max_penetrations},
+        {"max_self_intersections", summary.max_self_intersections}}},
+      {"frames", frames}};
+  if (summary.resumed_from >= 0) stats_json["summary"]["resumed_from_frame"] = summary.resumed_from;
+  write_file_atomically(summary.stats_path, stats_json.dump(2) + "\n");
+  return summary;
+}
+
+}  // namespace drape

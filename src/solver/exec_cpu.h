@@ -1,0 +1,133 @@
+// The `cpu` launch layer: kernels run as OpenMP loops on host threads, state lives in host memory.
+#pragma once
+
+#include <omp.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "kernels/bend.h"
+#include "kernels/simd_f4.h"  // before the kernels: the lane functions for F4
+#include "solver/thrust_omp.h"
+
+namespace drape::exec {
+
+struct CpuExec {
+  template <class T>
+  class Buffer {
+   public:
+    void upload(const std::vector<T>& host) { m_data = host; }
+    void download(std::vector<T>& host) const { host = m_data; }
+    void resize(std::size_t n) { m_data.resize(n); }
+    std::size_t size() const { return m_data.size(); }
+    T* data() { return m_data.data(); }
+    std::size_t bytes() const { return m_data.size() * sizeof(T); }
+
+   private:
+    std::vector<T> m_data;
+  };
+
+  int threads = 1;
+
+  // Runs f(i) for i in [begin, end). Iterations of one call touch disjoint data, so the split
+  // across threads never changes the result. Small batches stay on the calling thread: waking the
+  // team costs more than they take.
+  template <class F>
+  void for_each(std::uint32_t begin, std::uint32_t end, F f) const {
+    const std::int64_t b = begin, e = end;
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1 && e - b >= 256)
+    for (std::int64_t i = b; i < e; ++i) f(static_cast<std::uint32_t>(i));
+  }
+
+  // for_each for iterations of uneven cost (the self-collision queries, heavier where the cloth
+  // lies folded): threads take chunks of 64 as they finish. Still the same result on any split.
+  template <class F>
+  void for_each_uneven(std::uint32_t begin, std::uint32_t end, F f) const {
+    const std::int64_t b = begin, e = end;
+#pragma omp parallel for schedule(dynamic, 64) num_threads(threads) if (threads > 1 && e - b >= 256)
+    for (std::int64_t i = b; i < e; ++i) f(static_cast<std::uint32_t>(i));
+  }
+
+  // Runs f(chunk_begin, chunk_end) once per thread over a static split of [begin, end).
+  template <class F>
+  void for_each_chunk(std::uint32_t begin, std::uint32_t end, F f) const {
+    const std::int64_t n = static_cast<std::int64_t>(end) - begin;
+    const int teams = n >= 256 ? threads : 1;
+#pragma omp parallel num_threads(teams)
+    {
+      const std::int64_t t = omp_get_thread_num(), count = omp_get_num_threads();
+      f(static_cast<std::uint32_t>(begin + n * t / count),
+        static_cast<std::uint32_t>(begin + n * (t + 1) / count));
+    }
+  }
+
+  // A colour batch of bend pairs, four pairs per F4 pack. Pairs of one colour share no vertex, so
+  // a pack scatters without conflict, and packs are formed from the batch alone, so the result
+  // does not depend on the thread count. A remainder of fewer than four runs the float kernel,
+  // which computes what a lane computes.
+  void project_bend_batch(std::uint32_t begin, std::uint32_t end, kernels::ParticleView s,
+                          kernels::BendView c, float k_prime) const {
+    const std::int64_t packs = (static_cast<std::int64_t>(end) - begin) / 4;
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1 && packs >= 64)
+    for (std::int64_t g = 0; g < packs; ++g)
+      project_bend_pack(begin + 4 * static_cast<std::uint32_t>(g), s, c, k_prime);
+    for (std::uint32_t k = begin + 4 * static_cast<std::uint32_t>(packs); k < end; ++k) {
+      kernels::project_bend(k, s, c, k_prime);
+    }
+  }
+
+  // Thrust's OpenMP system on this executor's threads (thrust_omp.cpp).
+  void sort_pairs(std::uint32_t* keys, std::uint32_t* values, std::uint32_t n) const {
+    thrust_omp::sort_pairs(keys, values, n, threads);
+  }
+
+  // out = exclusive prefix sum of in; returns the total.
+  std::uint32_t exclusive_scan(const std::uint32_t* in, std::uint32_t* out, std::uint32_t n) const {
+    return thrust_omp::exclusive_scan(in, out, n, threads);
+  }
+
+  // Writes the indices i with flags[i] != 0 to out, ascending; returns how many.
+  std::uint32_t select(const std::uint32_t* flags, std::uint32_t n, std::uint32_t* out) const {
+    return thrust_omp::select(flags, n, out, threads);
+  }
+
+  template <class T>
+  T max_value(const T* in, std::uint32_t n) const {
+    return thrust_omp::max_value(in, n, threads);
+  }
+
+  void synchronize() const {}
+
+ private:
+  static void project_bend_pack(std::uint32_t k, kernels::ParticleView s, kernels::BendView c,
+                                float k_prime) {
+    static_assert(sizeof(glm::vec3) == 3 * sizeof(float), "positions are packed x, y, z floats");
+    using kernels::F4;
+    const std::uint32_t* roles[4] = {c.v1 + k, c.v2 + k, c.v3 + k, c.v4 + k};
+    kernels::Vec3<F4> p[4];
+    F4 w[4];
+    for (int j = 0; j < 4; ++j) {
+      const std::uint32_t* v = roles[j];
+      p[j] = {F4::gather(&s.p[0].x, v, 3), F4::gather(&s.p[0].y, v, 3),
+              F4::gather(&s.p[0].z, v, 3)};
+      w[j] = F4::gather(s.w, v, 1);
+    }
+    const std::uint32_t next[4] = {k, k + 1, k + 2, k + 3};
+    const F4 rest = F4::gather(c.rest_angle, next, 1);
+    kernels::Vec3<F4> q[4];
+    const F4 coeff = kernels::bend_coefficient(p, w, rest, F4::splat(k_prime), q);
+    for (int j = 0; j < 4; ++j) {
+      const F4 scale = w[j] * coeff;
+      const kernels::Vec3<F4> dp = q[j] * scale;
+      for (int lane = 0; lane < 4; ++lane) {
+        if (coeff[lane] == 0.0f) continue;
+        glm::vec3& target = s.p[roles[j][lane]];
+        target.x += dp.x[lane];
+        target.y += dp.y[lane];
+        target.z += dp.z[lane];
+      }
+    }
+  }
+};
+
+}  // namespace drape::exec

@@ -1,0 +1,211 @@
+// The graph-coloured Gauss-Seidel solver, written once for every launch layer. A translation unit
+// includes an executor (solver/exec_cpu.h or solver/exec_cuda.cuh) and then this file; the per-constraint work
+// is the DRAPE_HD code in kernels/. Colours are projected one after another, each colour's
+// constraints in parallel (they share no vertex).
+#pragma once
+#include <cmath>
+#include <memory>
+#include <vector>
+
+#include "collision/collider_view.h"
+#include "solver/colouring.h"
+#include "solver/solver.h"
+#include "kernels/bend.h"
+#include "kernels/collider.h"
+#include "kernels/distance.h"
+#include "kernels/integrate.h"
+#include "collision/self_collision.h"
+
+namespace drape {
+
+template <class Exec>
+class ParallelSolver final : public Solver {
+  template <class T>
+  using Buffer = typename Exec::template Buffer<T>;
+
+ public:
+  ParallelSolver(const ClothModel& cloth, const PhysicsParams& params,
+                 const std::vector<Collider>& colliders, Exec exec)
+      : m_exec(exec),
+        m_params(params),
+        m_colliders(colliders),
+        m_vertices(static_cast<std::uint32_t>(cloth.mesh.positions.size())),
+        m_projections(
+            static_cast<double>(cloth.topology.edge_count() + 2 * cloth.topology.bend_count()) *
+            params.iterations * params.substeps) {
+    const Topology& t = cloth.topology;
+    const ClothColouring colouring = colour_cloth(t, m_vertices);
+    m_stretch_offsets = colouring.stretch.offsets;
+    m_bend_offsets = colouring.bend.offsets;
+    m_shear_offsets = colouring.shear.offsets;
+
+    upload_sorted(colouring.stretch.order, t.edge_v0, m_stretch_v0);
+    upload_sorted(colouring.stretch.order, t.edge_v1, m_stretch_v1);
+    upload_sorted(colouring.stretch.order, t.edge_rest_length, m_stretch_rest);
+    upload_sorted(colouring.shear.order, t.bend_v3, m_shear_v0);
+    upload_sorted(colouring.shear.order, t.bend_v4, m_shear_v1);
+    upload_sorted(colouring.shear.order, t.shear_rest_length, m_shear_rest);
+    upload_sorted(colouring.bend.order, t.bend_v1, m_bend_v1);
+    upload_sorted(colouring.bend.order, t.bend_v2, m_bend_v2);
+    upload_sorted(colouring.bend.order, t.bend_v3, m_bend_v3);
+    upload_sorted(colouring.bend.order, t.bend_v4, m_bend_v4);
+    upload_sorted(colouring.bend.order, t.bend_rest_angle, m_bend_rest);
+
+    std::vector<glm::vec3> x(m_vertices);
+    for (std::uint32_t i = 0; i < m_vertices; ++i) x[i] = glm::vec3(cloth.mesh.positions[i]);
+    m_x.upload(x);
+    m_p.upload(x);
+    m_v.upload(std::vector<glm::vec3>(m_vertices, glm::vec3(0.0f)));
+    m_w.upload(std::vector<float>(cloth.inv_mass.begin(), cloth.inv_mass.end()));
+
+    // Level sets go to the backend's memory once; analytic colliders need nothing there.
+    m_grids.resize(m_colliders.size());
+    for (std::size_t c = 0; c < m_colliders.size(); ++c) {
+      if (m_colliders[c].grid) m_grids[c].upload(m_colliders[c].grid->blocks());
+    }
+    m_k_stretch = static_cast<float>(scaled_stiffness(params.stretch, params.iterations));
+    m_k_shear = static_cast<float>(scaled_stiffness(params.shear, params.iterations));
+    m_k_bend = static_cast<float>(scaled_stiffness(params.bend, params.iterations));
+    if (params.self_collision.enabled) {
+      m_self =
+          std::make_unique<SelfCollision<Exec>>(cloth, params.self_collision, m_w.data(), exec);
+    }
+  }
+
+  void step_frame() override {
+    for (int s = 0; s < m_params.substeps; ++s) substep();
+    m_exec.synchronize();
+    if (m_self) m_self_contacts = m_self->take_contact_count();
+  }
+
+  std::uint64_t self_contacts() const override { return m_self_contacts; }
+
+  void copy_positions(std::vector<glm::dvec3>& out) const override { download(m_x, out); }
+  void copy_velocities(std::vector<glm::dvec3>& out) const override { download(m_v, out); }
+
+  SolverState state() const override {
+    SolverState s;
+    download(m_x, s.positions);
+    download(m_v, s.velocities);
+    s.substeps_done = m_substeps_done;
+    return s;
+  }
+
+  void restore(const SolverState& state) override {
+    m_x.upload(std::vector<glm::vec3>(state.positions.begin(), state.positions.end()));
+    m_v.upload(std::vector<glm::vec3>(state.velocities.begin(), state.velocities.end()));
+    m_substeps_done = state.substeps_done;
+  }
+  double projections_per_frame() const override { return m_projections; }
+
+  std::size_t memory_bytes() const override {
+    return m_x.bytes() + m_p.bytes() + m_v.bytes() + m_w.bytes() + m_stretch_v0.bytes() +
+           m_stretch_v1.bytes() + m_stretch_rest.bytes() + m_shear_v0.bytes() + m_shear_v1.bytes() +
+           m_shear_rest.bytes() + m_bend_v1.bytes() + m_bend_v2.bytes() + m_bend_v3.bytes() +
+           m_bend_v4.bytes() + m_bend_rest.bytes() + (m_self ? m_self->bytes() : 0);
+  }
+
+  // Public only because CUDA's extended lambdas may not live in private member functions.
+  void substep() {
+    const kernels::ParticleView s = particles();
+    const float dt = static_cast<float>(m_params.dt());
+    const glm::vec3 accel(m_params.gravity + m_params.wind);
+    const float damping = static_cast<float>(m_params.damping);
+    m_exec.for_each(0, m_vertices,
+                    [=] DRAPE_HD(std::uint32_t i) { kernels::predict(i, s, dt, accel, damping); });
+    const kernels::DistanceView stretch{m_stretch_v0.data(), m_stretch_v1.data(),
+                                        m_stretch_rest.data()};
+    const kernels::DistanceView shear{m_shear_v0.data(), m_shear_v1.data(), m_shear_rest.data()};
+    const kernels::BendView bend{m_bend_v1.data(), m_bend_v2.data(), m_bend_v3.data(),
+                                 m_bend_v4.data(), m_bend_rest.data()};
+    const kernels::ColliderView* colliders = upload_collider_views();
+    const auto collider_count = static_cast<std::uint32_t>(m_colliders.size());
+    if (m_self && !m_self->every_iteration()) m_self->rebuild(s);
+    for (int it = 0; it < m_params.iterations; ++it) {
+      project_distance_colours(m_stretch_offsets, s, stretch, m_k_stretch);
+      for (std::size_t c = 0; c + 1 < m_bend_offsets.size(); ++c) {
+        m_exec.project_bend_batch(m_bend_offsets[c], m_bend_offsets[c + 1], s, bend, m_k_bend);
+      }
+      project_distance_colours(m_shear_offsets, s, shear, m_k_shear);
+      if (collider_count > 0) {
+        // Per vertex the colliders come in scene order; vertices are independent, so each
+        // chunk may take one collider after the other and reuse a level set's accessor.
+        m_exec.for_each_chunk(0, m_vertices, [=] DRAPE_HD(std::uint32_t b, std::uint32_t e) {
+          for (std::uint32_t c = 0; c < collider_count; ++c) {
+            kernels::collide_range(colliders[c], s.p, s.x, s.w, b, e);
+          }
+        });
+      }
+      if (m_self) {
+        if (m_self->every_iteration()) m_self->rebuild(s);
+        m_self->project(s);
+      }
+    }
+    if (m_self) m_self->settle(s);
+    ++m_substeps_done;
+    m_exec.for_each(0, m_vertices,
+                    [=] DRAPE_HD(std::uint32_t i) { kernels::update_velocity(i, s, dt); });
+  }
+
+  void project_distance_colours(const std::vector<std::uint32_t>& offsets, kernels::ParticleView s,
+                                kernels::DistanceView c, float k_prime) {
+    for (std::size_t colour = 0; colour + 1 < offsets.size(); ++colour) {
+      m_exec.for_each(offsets[colour], offsets[colour + 1], [=] DRAPE_HD(std::uint32_t k) {
+        kernels::project_distance(k, s, c, k_prime);
+      });
+    }
+  }
+
+  // This substep's collider placements, in the backend's memory.
+  const kernels::ColliderView* upload_collider_views() {
+    if (m_colliders.empty()) return nullptr;
+    const double dt = m_params.dt();
+    const double t_before = static_cast<double>(m_substeps_done) * dt;
+    std::vector<kernels::ColliderView> views;
+    for (std::size_t c = 0; c < m_colliders.size(); ++c) {
+      views.push_back(make_view(m_colliders[c], t_before, t_before + dt,
+                                m_colliders[c].grid ? m_grids[c].data() : nullptr));
+    }
+    m_collider_views.upload(views);
+    return m_collider_views.data();
+  }
+
+ private:
+  template <class T, class S>
+  static void upload_sorted(const std::vector<std::uint32_t>& order, const std::vector<S>& values,
+                            Buffer<T>& buffer) {
+    std::vector<T> sorted(order.size());
+    for (std::size_t k = 0; k < order.size(); ++k) sorted[k] = static_cast<T>(values[order[k]]);
+    buffer.upload(sorted);
+  }
+
+  static void download(const Buffer<glm::vec3>& buffer, std::vector<glm::dvec3>& out) {
+    std::vector<glm::vec3> host;
+    buffer.download(host);
+    out.assign(host.begin(), host.end());
+  }
+
+  kernels::ParticleView particles() {
+    return {m_x.data(), m_p.data(), m_v.data(), m_w.data(), m_vertices};
+  }
+
+  Exec m_exec;
+  PhysicsParams m_params;
+  std::vector<Collider> m_colliders;
+  std::uint32_t m_vertices;
+  double m_projections;
+  float m_k_stretch = 0, m_k_shear = 0, m_k_bend = 0;
+  std::vector<std::uint32_t> m_stretch_offsets, m_bend_offsets, m_shear_offsets;
+  Buffer<glm::vec3> m_x, m_p, m_v;
+  Buffer<float> m_w;
+  Buffer<std::uint32_t> m_stretch_v0, m_stretch_v1, m_shear_v0, m_shear_v1;
+  Buffer<std::uint32_t> m_bend_v1, m_bend_v2, m_bend_v3, m_bend_v4;
+  Buffer<float> m_stretch_rest, m_shear_rest, m_bend_rest;
+  std::vector<Buffer<SdfGrid::Block>> m_grids;
+  Buffer<kernels::ColliderView> m_collider_views;
+  long long m_substeps_done = 0;
+  std::unique_ptr<SelfCollision<Exec>> m_self;
+  std::uint64_t m_self_contacts = 0;
+};
+
+}  // namespace drape

@@ -1,0 +1,217 @@
+// The reference backend: serial, double precision, the spec's solver loop (section 2) in the
+// spec's order. Every other backend is checked against it.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+
+#include "collision/collider_view.h"
+#include "drape/error.h"
+#include "solver/reference_constraints.h"
+#include "solver/solver.h"
+
+namespace drape {
+
+double scaled_stiffness(double k, int iterations) {
+  return 1.0 - std::pow(1.0 - k, 1.0 / iterations);
+}
+
+PhysicsParams physics_params(const Scene& scene) {
+  PhysicsParams p;
+  p.fps = scene.fps;
+  p.substeps = scene.solver.substeps;
+  p.iterations = scene.solver.iterations;
+  p.gravity = scene.gravity;
+  p.wind = scene.wind;
+  p.stretch = scene.cloth.stretch;
+  p.shear = scene.cloth.shear;
+  p.bend = scene.cloth.bend;
+  p.damping = scene.cloth.damping;
+  p.self_collision.enabled = scene.cloth.self_collision;
+  p.self_collision.thickness = scene.cloth.thickness;
+  p.self_collision.friction = scene.cloth.friction;
+  p.self_collision.cell_size = scene.cloth.self_collision_cell;
+  p.self_collision.every_iteration = scene.cloth.self_collision_every_iteration;
+  return p;
+}
+
+namespace {
+
+class ReferenceSolver final : public Solver {
+ public:
+  ReferenceSolver(const ClothModel& cloth, const PhysicsParams& params,
+                  const std::vector<Collider>& colliders)
+      : m_topo(cloth.topology),
+        m_colliders(colliders),
+        m_params(params),
+        m_x(cloth.mesh.positions),
+        m_p(cloth.mesh.positions),
+        m_v(cloth.mesh.positions.size(), glm::dvec3(0.0)),
+        m_w(cloth.inv_mass),
+        m_k_stretch(scaled_stiffness(params.stretch, params.iterations)),
+        m_k_shear(scaled_stiffness(params.shear, params.iterations)),
+        m_k_bend(scaled_stiffness(params.bend, params.iterations)),
+        m_triangles(cloth.mesh.triangles) {
+    if (params.self_collision.enabled) {
+      double sum = 0.0;
+      for (double l : m_topo.edge_rest_length) sum += l;
+      m_cell_size = params.self_collision.cell_size > 0.0
+                        ? params.self_collision.cell_size
+                        : sum / static_cast<double>(std::max<std::size_t>(1, m_topo.edge_count()));
+    }
+  }
+
+  void step_frame() override {
+    for (int s = 0; s < m_params.substeps; ++s) substep();
+  }
+
+  void copy_positions(std::vector<glm::dvec3>& out) const override { out = m_x; }
+  void copy_velocities(std::vector<glm::dvec3>& out) const override { out = m_v; }
+  SolverState state() const override { return {m_x, m_v, m_substeps_done}; }
+  void restore(const SolverState& state) override {
+    m_x = state.positions;
+    m_v = state.velocities;
+    m_substeps_done = state.substeps_done;
+  }
+
+  double projections_per_frame() const override {
+    const double per_iteration = static_cast<double>(m_topo.edge_count() + 2 * m_topo.bend_count());
+    return per_iteration * m_params.iterations * m_params.substeps;
+  }
+
+ private:
+  void substep() {
+    const double dt = m_params.dt();
+    const glm::dvec3 accel = m_params.gravity + m_params.wind;
+    for (std::size_t i = 0; i < m_x.size(); ++i) {
+      if (m_w[i] > 0.0) m_v[i] += dt * accel;
+      m_v[i] *= m_params.damping;
+      m_p[i] = m_x[i] + dt * m_v[i];
+    }
+    const double t_before = static_cast<double>(m_substeps_done) * dt;
+    m_views.clear();
+    for (const Collider& c : m_colliders) {
+      m_views.push_back(make_view(c, t_before, t_before + dt, c.grid ? c.grid->data() : nullptr));
+    }
+    for (int it = 0; it < m_params.iterations; ++it) {
+      project_stretch();
+      project_bend();
+      project_shear();
+      project_obstacles();
+      if (m_params.self_collision.enabled) project_self_collisions();
+    }
+    for (std::size_t i = 0; i < m_x.size(); ++i) {
+      m_v[i] = (m_p[i] - m_x[i]) / dt;
+      m_x[i] = m_p[i];
+    }
+    ++m_substeps_done;
+  }
+
+  void project_obstacles() {
+    if (m_views.empty()) return;
+    for (std::size_t i = 0; i < m_x.size(); ++i) {
+      if (m_w[i] == 0.0) continue;
+      for (const kernels::ColliderView& view : m_views) kernels::collide(view, m_p[i], m_x[i]);
+    }
+  }
+
+  using Cell = std::array<long long, 3>;
+
+  Cell cell_of(const glm::dvec3& p) const {
+    return {static_cast<long long>(std::floor(p.x / m_cell_size)),
+            static_cast<long long>(std::floor(p.y / m_cell_size)),
+            static_cast<long long>(std::floor(p.z / m_cell_size))};
+  }
+
+  // Spec section 3, project_self_collisions: triangle centroids hashed into a dictionary of
+  // cells, then every vertex against the triangles of its 27 neighbour cells, in the spec's order.
+  void project_self_collisions() {
+    std::map<Cell, std::vector<std::uint32_t>> grid;
+    for (std::size_t t = 0; t < m_triangles.size(); ++t) {
+      const glm::uvec3 v = m_triangles[t];
+      grid[cell_of((m_p[v.x] + m_p[v.y] + m_p[v.z]) / 3.0)].push_back(
+          static_cast<std::uint32_t>(t));
+    }
+    const double thickness = m_params.self_collision.thickness;
+    for (std::size_t i = 0; i < m_p.size(); ++i) {
+      const Cell c = cell_of(m_p[i]);
+      for (long long dx = -1; dx <= 1; ++dx) {
+        for (long long dy = -1; dy <= 1; ++dy) {
+          for (long long dz = -1; dz <= 1; ++dz) {
+            const auto found = grid.find({c[0] + dx, c[1] + dy, c[2] + dz});
+            if (found == grid.end()) continue;
+            for (std::uint32_t t : found->second) {
+              const glm::uvec3 v = m_triangles[t];
+              if (v.x == i || v.y == i || v.z == i) continue;
+              const glm::dvec3 abc[3] = {m_p[v.x], m_p[v.y], m_p[v.z]};
+              const double w_abc[3] = {m_w[v.x], m_w[v.y], m_w[v.z]};
+              glm::dvec3 dp[4];
+              if (!reference::point_triangle_correction(m_p[i], m_w[i], abc, w_abc, thickness,
+                                                        dp)) {
+                continue;
+              }
+              m_p[i] += dp[0];
+              m_p[v.x] += dp[1];
+              m_p[v.y] += dp[2];
+              m_p[v.z] += dp[3];
+            }
+          }
+        }
+      }
+    }
+  }
+
+  void project_distance(std::uint32_t a, std::uint32_t b, double rest, double k_prime) {
+    glm::dvec3 da, db;
+    if (reference::distance_correction(m_p[a], m_w[a], m_p[b], m_w[b], rest, k_prime, da, db)) {
+      m_p[a] += da;
+      m_p[b] += db;
+    }
+  }
+
+  void project_stretch() {
+    for (std::size_t i = 0; i < m_topo.edge_count(); ++i) {
+      project_distance(m_topo.edge_v0[i], m_topo.edge_v1[i], m_topo.edge_rest_length[i],
+                       m_k_stretch);
+    }
+  }
+
+  void project_shear() {
+    for (std::size_t i = 0; i < m_topo.bend_count(); ++i) {
+      project_distance(m_topo.bend_v3[i], m_topo.bend_v4[i], m_topo.shear_rest_length[i],
+                       m_k_shear);
+    }
+  }
+
+  void project_bend() {
+    for (std::size_t i = 0; i < m_topo.bend_count(); ++i) {
+      const std::uint32_t idx[4] = {m_topo.bend_v1[i], m_topo.bend_v2[i], m_topo.bend_v3[i],
+                                    m_topo.bend_v4[i]};
+      const glm::dvec3 p[4] = {m_p[idx[0]], m_p[idx[1]], m_p[idx[2]], m_p[idx[3]]};
+      const double w[4] = {m_w[idx[0]], m_w[idx[1]], m_w[idx[2]], m_w[idx[3]]};
+      glm::dvec3 dp[4];
+      if (!reference::bend_correction(p, w, m_topo.bend_rest_angle[i], m_k_bend, dp)) continue;
+      for (int j = 0; j < 4; ++j) m_p[idx[j]] += dp[j];
+    }
+  }
+
+  Topology m_topo;
+  std::vector<Collider> m_colliders;
+  std::vector<kernels::ColliderView> m_views;
+  long long m_substeps_done = 0;
+  PhysicsParams m_params;
+  std::vector<glm::dvec3> m_x, m_p, m_v;
+  std::vector<double> m_w;
+  double m_k_stretch, m_k_shear, m_k_bend;
+  std::vector<glm::uvec3> m_triangles;
+  double m_cell_size = 0.0;
+};
+
+}  // namespace
+
+std::unique_ptr<Solver> make_reference_solver(const ClothModel& cloth, const PhysicsParams& params,
+                                              const std::vector<Collider>& colliders) {
+  return std::make_unique<ReferenceSolver>(cloth, params, colliders);
+}
+
+}  // namespace drape
