@@ -1,11 +1,14 @@
 // Scenes shared by the test suites.
 #pragma once
 
+#include <random>
+
 #include <nanovdb/util/Primitives.h>
 
 #include "collision/collider.h"
-#include "model/primitives.h"
 #include "drape/scene.h"
+#include "model/cloth.h"
+#include "model/primitives.h"
 
 namespace drape::testing {
 
@@ -49,6 +52,22 @@ inline Scene stacked_sheets(int n, bool self_collision) {
   s.cloth.self_collision = self_collision;
   s.solver.substeps = 8;
   return s;
+}
+
+// A random triangle soup of `vertices` points in a cube of side `box`, every vertex free.
+inline ClothModel soup(std::mt19937& rng, int vertices, int triangles, double box) {
+  std::uniform_real_distribution<double> u(0.0, box);
+  std::uniform_int_distribution<std::uint32_t> pick(0, static_cast<std::uint32_t>(vertices) - 1);
+  ClothModel c;
+  for (int i = 0; i < vertices; ++i) c.mesh.positions.push_back({u(rng), u(rng), u(rng)});
+  while (static_cast<int>(c.mesh.triangles.size()) < triangles) {
+    const glm::uvec3 t(pick(rng), pick(rng), pick(rng));
+    if (t.x == t.y || t.y == t.z || t.x == t.z) continue;
+    c.mesh.triangles.push_back(t);
+  }
+  c.inv_mass.assign(c.mesh.positions.size(), 1.0);
+  c.topology = build_topology(c.mesh.positions, c.mesh.triangles);
+  return c;
 }
 
 }  // namespace drape::testing

@@ -10,16 +10,16 @@
 #include <vector>
 
 #include "cli/progress.h"
-#include "model/cloth.h"
 #include "collision/collider.h"
-#include "solver/colouring.h"
-#include "drape/error.h"
-#include "io/render.h"
-#include "drape/scene.h"
 #include "collision/self_intersection.h"
+#include "drape/error.h"
 #include "drape/run.h"
-#include "model/topology.h"
+#include "drape/scene.h"
+#include "io/render.h"
 #include "io/text_scan.h"
+#include "model/cloth.h"
+#include "model/topology.h"
+#include "solver/colouring.h"
 
 namespace drape::cli {
 namespace {

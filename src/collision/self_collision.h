@@ -1,11 +1,11 @@
 // Self-collision for the coloured solver, written once for every launch layer (included by
-// solver/parallel_solver.h). Per rebuild: one hash grid over the vertices' groups (a vertex, its edges
-// to higher vertices and the triangles whose lowest vertex it is, by their bounding sphere) sorted
-// with Thrust; candidate pairs gathered per vertex (the point-triangle and edge-edge pairs between
-// its group and each higher group near it) into fixed-capacity rows (doubled and redone when a
-// row overflows), compacted with a prefix sum into one contact list. Per iteration: every contact
-// computes its correction; the active contacts are selected, their vertex slots sorted by vertex,
-// and every vertex they touch applies the mean of its own.
+// solver/parallel_solver.h). Per rebuild: one hash grid over the vertices' groups (a vertex, its
+// edges to higher vertices and the triangles whose lowest vertex it is, by their bounding sphere)
+// sorted with Thrust; candidate pairs gathered per vertex (the point-triangle and edge-edge pairs
+// between its group and each higher group near it) into fixed-capacity rows (doubled and redone
+// when a row overflows), compacted with a prefix sum into one contact list. Per iteration: every
+// contact computes its correction; the active contacts are selected, their vertex slots sorted by
+// vertex, and every vertex they touch applies the mean of its own.
 #pragma once
 #include <algorithm>
 #include <string>

@@ -4,8 +4,8 @@
 
 #include <unistd.h>
 
-#include "io/cache.h"
 #include "drape/error.h"
+#include "io/cache.h"
 
 namespace drape {
 

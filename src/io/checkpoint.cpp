@@ -3,8 +3,8 @@
 #include <cstring>
 #include <fstream>
 
-#include "io/cache.h"
 #include "drape/error.h"
+#include "io/cache.h"
 #include "io/text_scan.h"
 
 namespace drape {

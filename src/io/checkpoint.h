@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "solver/solver.h"
 #include "drape/stats.h"
+#include "solver/solver.h"
 
 namespace drape {
 

@@ -9,9 +9,9 @@
 #include <stb/stb_image_write.h>
 #include <glm/geometric.hpp>
 
-#include "io/cache.h"
 #include "collision/collider.h"
 #include "drape/error.h"
+#include "io/cache.h"
 #include "model/primitives.h"
 
 namespace drape {

@@ -8,8 +8,8 @@
 
 #include <glm/geometric.hpp>
 
-#include "io/cache.h"
 #include "drape/error.h"
+#include "io/cache.h"
 #include "io/text_scan.h"
 
 namespace drape {

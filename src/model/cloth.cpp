@@ -2,8 +2,8 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "model/cloth.h"
 #include "drape/error.h"
+#include "model/cloth.h"
 
 namespace drape {
 

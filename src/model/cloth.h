@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "drape/mesh.h"
-#include "model/primitives.h"
 #include "drape/scene.h"
+#include "model/primitives.h"
 #include "model/topology.h"
 
 namespace drape {

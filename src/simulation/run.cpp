@@ -8,14 +8,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/checkpoint.h"
-#include "model/strain.h"
 #include "collision/collider_view.h"
-#include "io/cache.h"
-#include "drape/error.h"
 #include "collision/self_intersection.h"
-#include "solver/solver.h"
+#include "drape/error.h"
+#include "io/cache.h"
+#include "io/checkpoint.h"
 #include "io/usd_cache.h"
+#include "model/strain.h"
+#include "solver/solver.h"
 
 namespace drape {
 

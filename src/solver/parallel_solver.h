@@ -1,20 +1,20 @@
 // The graph-coloured Gauss-Seidel solver, written once for every launch layer. A translation unit
-// includes an executor (solver/exec_cpu.h or solver/exec_cuda.cuh) and then this file; the per-constraint work
-// is the DRAPE_HD code in kernels/. Colours are projected one after another, each colour's
-// constraints in parallel (they share no vertex).
+// includes an executor (solver/exec_cpu.h or solver/exec_cuda.cuh) and then this file; the
+// per-constraint work is the DRAPE_HD code in kernels/. Colours are projected one after another,
+// each colour's constraints in parallel (they share no vertex).
 #pragma once
 #include <cmath>
 #include <memory>
 #include <vector>
 
 #include "collision/collider_view.h"
-#include "solver/colouring.h"
-#include "solver/solver.h"
+#include "collision/self_collision.h"
 #include "kernels/bend.h"
 #include "kernels/collider.h"
 #include "kernels/distance.h"
 #include "kernels/integrate.h"
-#include "collision/self_collision.h"
+#include "solver/colouring.h"
+#include "solver/solver.h"
 
 namespace drape {
 

@@ -7,8 +7,8 @@
 
 #include <glm/vec3.hpp>
 
-#include "model/cloth.h"
 #include "collision/collider.h"
+#include "model/cloth.h"
 
 namespace drape {
 

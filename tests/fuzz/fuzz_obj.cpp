@@ -3,10 +3,10 @@
 #include <cstdint>
 #include <string>
 
-#include "solver/colouring.h"
 #include "drape/error.h"
 #include "drape/mesh.h"
 #include "model/topology.h"
+#include "solver/colouring.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {

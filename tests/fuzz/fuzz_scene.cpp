@@ -3,9 +3,9 @@
 #include <cstdint>
 #include <string>
 
-#include "model/cloth.h"
 #include "drape/error.h"
 #include "drape/scene.h"
+#include "model/cloth.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {

@@ -3,10 +3,10 @@
 
 #include <glm/geometric.hpp>
 
-#include "model/cloth.h"
 #include "collision/collider.h"
-#include "drape/error.h"
 #include "collision/self_intersection.h"
+#include "drape/error.h"
+#include "model/cloth.h"
 #include "solver/solver.h"
 #include "test_scenes.h"
 

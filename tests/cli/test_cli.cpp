@@ -1,4 +1,4 @@
-// The drape command end to end: exit codes, one-line errors, caches and stats.
+// The drape command: simulate, its flags, outputs, failures and warnings; render, sdf, info.
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -13,59 +13,23 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "io/cache.h"
+#include "cli/cli_run.h"
 #include "collision/collider.h"
 #include "drape/mesh.h"
-#include "model/primitives.h"
+#include "io/cache.h"
 #include "io/render.h"
+#include "model/primitives.h"
 #include "solver/solver.h"
-#include "test_util.h"
 
 namespace drape {
 namespace {
 
 namespace fs = std::filesystem;
-
-struct Result {
-  int code = -1;
-  std::string out, err;
-};
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// Runs drape in `dir`; `wrapper` (e.g. "timeout -s KILL 0.2") goes before the command.
-Result run_drape(const testing::TempDir& dir, const std::string& args,
-                 const std::string& wrapper = "") {
-  const std::string cmd = "cd '" + dir.path() + "' && " + wrapper + " '" DRAPE_EXE "' " + args +
-                          " >stdout.txt 2>stderr.txt";
-  const int status = std::system(cmd.c_str());
-  Result r;
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.out = slurp(dir.file("stdout.txt"));
-  r.err = slurp(dir.file("stderr.txt"));
-  fs::remove(dir.file("stdout.txt"));
-  fs::remove(dir.file("stderr.txt"));
-  return r;
-}
-
-std::size_t count_files(const std::string& folder) {
-  if (!fs::exists(folder)) return 0;
-  std::size_t n = 0;
-  for (const auto& e : fs::directory_iterator(folder)) n += e.is_regular_file();
-  return n;
-}
-
-const char* kSmallScene = R"({
-  "frames": 3, "solver": {"substeps": 2, "iterations": 4}, "wind": [0, 0, 1],
-  "cloth": {"mesh": {"grid": {"resolution": [6, 5], "size": [1, 1], "center": [0, 1, 0]}},
-            "pins": [0, 5]},
-  "output": {"dir": "out", "name": "sheet", "formats": ["ply", "obj"]}
-})";
+using testing::count_files;
+using testing::kSmallScene;
+using testing::Result;
+using testing::run_drape;
+using testing::slurp;
 
 TEST(Cli, SimulateWritesEveryFrameAndStats) {
   testing::TempDir dir;
@@ -131,110 +95,6 @@ TEST(Cli, CudaWithoutADeviceIsARuntimeError) {
   EXPECT_EQ(r.err.rfind("drape: error: the cuda backend ", 0), 0u) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   EXPECT_EQ(count_files(dir.file("out")), 0u);
-}
-
-// Runs drape in `dir` and sends it SIGKILL once the cache holds `kill_at` .ply frames, after a
-// random extra delay so that the kill lands anywhere in the next frame's work or writes. Returns
-// the exit code, or -1 when it was killed.
-int run_and_kill(const testing::TempDir& dir, const std::vector<std::string>& args,
-                 std::size_t kill_at, int delay_us) {
-  const pid_t pid = fork();
-  if (pid == 0) {
-    if (chdir(dir.path().c_str()) != 0) _exit(127);
-    const int devnull = open("/dev/null", O_WRONLY);
-    dup2(devnull, 1);
-    dup2(devnull, 2);
-    std::vector<char*> argv{const_cast<char*>(DRAPE_EXE)};
-    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    execv(DRAPE_EXE, argv.data());
-    _exit(127);
-  }
-  const auto frames = [&] {
-    std::size_t n = 0;
-    if (fs::exists(dir.file("out"))) {
-      for (const auto& e : fs::directory_iterator(dir.file("out"))) {
-        n += e.path().extension() == ".ply";
-      }
-    }
-    return n;
-  };
-  int status = 0;
-  while (waitpid(pid, &status, WNOHANG) == 0) {
-    if (frames() >= kill_at) {
-      usleep(static_cast<useconds_t>(delay_us));
-      kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      return WIFSIGNALED(status) ? -1 : WEXITSTATUS(status);
-    }
-    usleep(500);
-  }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-// Kills runs with SIGKILL at random moments and resumes them until one finishes: every frame must
-// equal, byte for byte, the frame of an uninterrupted run on the same backend.
-void expect_resume_is_seamless(const std::string& backend) {
-  testing::TempDir dir;
-  dir.write("scene.json", R"({"frames": 40, "solver": {"substeps": 6, "iterations": 10},
-    "cloth": {"mesh": {"grid": {"resolution": [40, 40], "size": [1, 1], "center": [0, 1, 0]}},
-              "pins": [0, 39]},
-    "colliders": [{"sphere": {"center": [0, 0.5, 0], "radius": 0.3}, "motion": [
-      {"time": 0, "translate": [0, 0, 0]}, {"time": 1, "translate": [0.2, 0, 0]}]}],
-    "output": {"dir": "out", "name": "c"}})");
-  const std::string flags = " --backend " + backend + " --quiet";
-  ASSERT_EQ(run_drape(dir, "simulate scene.json -o whole" + flags).code, 0);
-  std::mt19937 rng(static_cast<unsigned>(backend.size()));
-  std::uniform_int_distribution<std::size_t> ahead(1, 8);
-  std::uniform_int_distribution<int> delay_us(0, 20000);
-  const std::vector<std::string> args{"simulate",  "scene.json", "--resume",
-                                      "--backend", backend,      "--quiet"};
-  int kills = 0, code = -1;
-  for (int attempt = 0; attempt < 100 && code != 0; ++attempt) {
-    std::size_t written = 0;
-    if (fs::exists(dir.file("out"))) {
-      for (const auto& e : fs::directory_iterator(dir.file("out"))) {
-        written += e.path().extension() == ".ply";
-      }
-    }
-    code = run_and_kill(dir, args, written + ahead(rng), delay_us(rng));
-    kills += code != 0;
-  }
-  ASSERT_EQ(code, 0) << "the run never finished";
-  EXPECT_GE(kills, 3) << "too few interruptions to test anything";
-  ::testing::Test::RecordProperty("kills_" + backend, kills);
-  for (int frame = 0; frame <= 40; ++frame) {
-    ASSERT_EQ(slurp(frame_path(dir.file("whole"), "c", frame, "ply")),
-              slurp(frame_path(dir.file("out"), "c", frame, "ply")))
-        << backend << ", frame " << frame;
-  }
-  for (const auto& e : fs::directory_iterator(dir.file("out"))) {
-    EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << e.path();
-  }
-}
-
-TEST(Cli, ResumeAfterSigkillIsBitIdenticalOnCpu) {
-  expect_resume_is_seamless("cpu");
-}
-TEST(Cli, ResumeAfterSigkillIsBitIdenticalOnReference) {
-  expect_resume_is_seamless("reference");
-}
-
-TEST(Cli, ResumeRefusesAForeignCheckpoint) {
-  testing::TempDir dir;
-  dir.write("scene.json", kSmallScene);
-  ASSERT_EQ(run_drape(dir, "simulate scene.json --quiet").code, 0);
-  std::string other = kSmallScene;
-  other.replace(other.find("\"wind\": [0, 0, 1]"), 17, "\"wind\": [0, 0, 2]");
-  dir.write("scene.json", other);
-  Result r = run_drape(dir, "simulate scene.json --resume --quiet");
-  EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.err.find("sheet.checkpoint: written by a different scene"), std::string::npos)
-      << r.err;
-  dir.write("out/sheet.checkpoint", "DRAPECK1 truncated");
-  r = run_drape(dir, "simulate scene.json --resume --quiet");
-  EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.err.find("damaged checkpoint"), std::string::npos) << r.err;
 }
 
 TEST(Cli, UnwritableOutputIsARuntimeError) {
@@ -437,113 +297,6 @@ TEST(Cli, SdfThenSimulateOnTheLevelSet) {
   const TriMesh last = load_mesh(dir.file("out/c.0012.ply"));
   for (const glm::dvec3& p : last.positions) EXPECT_GT(p.y, 0.2 + 0.01 - 0.011);
 }
-
-struct BadCase {
-  std::string name, scene, mesh_name, mesh, args, expected;
-};
-
-void PrintTo(const BadCase& c, std::ostream* os) {
-  *os << c.name;
-}
-
-class BadInput : public ::testing::TestWithParam<BadCase> {};
-
-// Every bad input: exit 2, exactly one line "drape: error: ...", and no frame written.
-TEST_P(BadInput, ExitsTwoWithOneLineAndWritesNothing) {
-  const BadCase& c = GetParam();
-  if (c.name == "GarbageVdb" && !have_openvdb()) GTEST_SKIP() << "built without OpenVDB";
-  testing::TempDir dir;
-  if (!c.scene.empty()) dir.write("scene.json", c.scene);
-  if (!c.mesh_name.empty()) dir.write(c.mesh_name, c.mesh);
-  const Result r = run_drape(dir, c.args.empty() ? "simulate scene.json -o out" : c.args);
-  EXPECT_EQ(r.code, 2) << r.err;
-  EXPECT_EQ(r.err.rfind("drape: error: ", 0), 0u) << r.err;
-  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  EXPECT_NE(r.err.find(c.expected), std::string::npos) << r.err;
-  EXPECT_EQ(count_files(dir.file("out")), 0u);
-}
-
-std::string scene_with(const std::string& cloth_extra, const std::string& top = "") {
-  return R"({)" + top + R"("cloth": {"mesh": {"grid": {"resolution": [4, 4]}})" + cloth_extra +
-         "}}";
-}
-
-std::string mesh_scene(const std::string& mesh) {
-  return R"({"cloth": {"mesh": ")" + mesh + R"("}})";
-}
-
-std::string truncated_ply() {
-  const std::string ply = encode_ply({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, {{0, 1, 2}});
-  return ply.substr(0, ply.size() - 6);
-}
-
-INSTANTIATE_TEST_SUITE_P(
-    Cases, BadInput,
-    ::testing::Values(
-        BadCase{"UnknownKey", scene_with(R"(, "stifness": 1)"), "", "", "",
-                "scene.json: cloth.stifness: unknown key"},
-        BadCase{"WrongType", scene_with("", R"("fps": "24", )"), "", "", "",
-                "scene.json: fps: must be a number"},
-        BadCase{"StiffnessRange", scene_with(R"(, "stretch": 2)"), "", "", "",
-                "cloth.stretch: must be in [0, 1]"},
-        BadCase{"PinPastEnd", scene_with(R"(, "pins": [16])"), "", "", "",
-                "cloth.pins[0]: vertex 16 is past the last vertex (15)"},
-        BadCase{"SubstepsZero", scene_with("", R"("solver": {"substeps": 0}, )"), "", "", "",
-                "solver.substeps"},
-        BadCase{"IterationsZero", scene_with("", R"("solver": {"iterations": 0}, )"), "", "", "",
-                "solver.iterations"},
-        BadCase{"NegativeFrames", scene_with("", R"("frames": -2, )"), "", "", "",
-                "scene.json: frames: must be in"},
-        BadCase{"MissingMesh", mesh_scene("gone.obj"), "", "", "", "gone.obj: cannot open"},
-        BadCase{"JsonSyntax", "{\"frames\": 2,,}", "", "", "",
-                "scene.json: invalid JSON: parse error at line 1"},
-        BadCase{"MissingScene", "", "", "", "simulate nothere.json -o out",
-                "nothere.json: cannot open"},
-        BadCase{"TruncatedObj", mesh_scene("m.obj"), "m.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2",
-                "", "m.obj:4: face has fewer than 3 vertices"},
-        BadCase{"GarbledObj", mesh_scene("m.obj"), "m.obj",
-                std::string("v 0 0 0\n\x89PNG\r\n\x1a\n\0\0", 17), "",
-                "m.obj:2: unknown statement"},
-        BadCase{"ObjIndexOutOfRange", mesh_scene("m.obj"), "m.obj",
-                "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n", "",
-                "m.obj:4: face index 4 is out of range"},
-        BadCase{"TruncatedPly", mesh_scene("m.ply"), "m.ply", truncated_ply(), "",
-                "m.ply: file ends early"},
-        BadCase{"GarbledPly", mesh_scene("m.ply"), "m.ply",
-                "ply\nformat ascii 1.0\nelement vertex 3\nproperty flot x\nend_header\n", "",
-                "m.ply:4: unknown property type 'flot'"},
-        BadCase{"UnknownFlag", scene_with(""), "", "", "simulate scene.json -o out --fast",
-                "--fast: unknown option"},
-        BadCase{"BadFrames", scene_with(""), "", "", "simulate scene.json -o out --frames ten",
-                "--frames: expected a non-negative integer, got 'ten'"},
-        BadCase{"UnknownBackend", scene_with(""), "", "",
-                "simulate scene.json -o out --backend metal", "--backend: unknown backend 'metal'"},
-        BadCase{"UnknownFormat", scene_with(""), "", "",
-                "simulate scene.json -o out --format ply,fbx", "--format: unknown format 'fbx'"},
-        BadCase{"UnknownCommand", "", "", "", "explode", "explode: unknown command"},
-        BadCase{"MissingNvdb", scene_with("", R"("colliders": [{"nvdb": "gone.nvdb"}], )"), "", "",
-                "", "gone.nvdb: cannot open"},
-        BadCase{"GarbageVdb", scene_with("", R"("colliders": [{"vdb": "m.vdb"}], )"), "m.vdb",
-                "not a vdb", "", "m.vdb: not a readable OpenVDB file"},
-        BadCase{"EmptyNvdb", scene_with("", R"("colliders": [{"nvdb": "m.nvdb"}], )"), "m.nvdb", "",
-                "", "m.nvdb: "},
-        BadCase{"ColliderTwoShapes",
-                scene_with("", R"("colliders": [{"sphere": {"radius": 1}, "plane": {}}], )"), "",
-                "", "", "colliders[0]: needs exactly one of"},
-        BadCase{"ColliderFriction",
-                scene_with("", R"("colliders": [{"sphere": {"radius": 1}, "friction": 2}], )"), "",
-                "", "", "colliders[0].friction: must be in [0, 1]"},
-        BadCase{
-            "MotionOrder",
-            scene_with(
-                "",
-                R"("colliders": [{"sphere": {"radius": 1}, "motion": [{"time": 1}, {"time": 0}]}], )"),
-            "", "", "", "colliders[0].motion[1].time: keys must be in increasing time"},
-        BadCase{"SdfMissingMesh", "", "", "", "sdf nothere.obj -o x.nvdb",
-                "nothere.obj: cannot open"},
-        BadCase{"SdfBadVoxel", "", "", "", "sdf m.obj -o x.nvdb --voxel-size 0",
-                "--voxel-size: expected metres"}),
-    [](const ::testing::TestParamInfo<BadCase>& p) { return p.param.name; });
 
 }  // namespace
 }  // namespace drape

@@ -1,9 +1,9 @@
 // Scene files: defaults, every key, and an error naming the file and key for each bad input.
 #include <gtest/gtest.h>
 
-#include "model/cloth.h"
 #include "drape/error.h"
 #include "drape/scene.h"
+#include "model/cloth.h"
 #include "solver/solver.h"
 #include "test_util.h"
 

@@ -9,10 +9,10 @@
 #include <nanovdb/util/Primitives.h>
 #include <glm/geometric.hpp>
 
-#include "collision/collider_view.h"
-#include "model/cloth.h"
 #include "collision/collider.h"
+#include "collision/collider_view.h"
 #include "drape/error.h"
+#include "model/cloth.h"
 #include "solver/solver.h"
 #include "test_scenes.h"
 #include "test_util.h"

@@ -6,8 +6,8 @@
 #include <glm/geometric.hpp>
 
 #include "model/cloth.h"
-#include "solver/solver.h"
 #include "model/strain.h"
+#include "solver/solver.h"
 #include "spec_transcription.h"
 #include "test_scenes.h"
 

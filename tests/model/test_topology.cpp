@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 #include <glm/geometric.hpp>
 
-#include "model/cloth.h"
 #include "drape/mesh.h"
+#include "model/cloth.h"
 #include "model/topology.h"
 
 namespace drape {
@@ -98,7 +98,7 @@ TEST(Topology, Slivers) {
 }
 
 TEST(Topology, RealGarmentsHaveSaneCounts) {
-  const std::string path = std::string(DRAPE_SHARED_DATA) + "/garments/skirt8k.obj";
+  const std::string path = std::string(DRAPE_DATA_DIR) + "/garments/skirt8k.obj";
   if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " is absent";
   const TriMesh mesh = load_mesh(path);
   const Topology t = build_topology(mesh.positions, mesh.triangles);

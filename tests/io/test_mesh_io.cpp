@@ -5,9 +5,9 @@
 
 #include <gtest/gtest.h>
 
-#include "io/cache.h"
 #include "drape/error.h"
 #include "drape/mesh.h"
+#include "io/cache.h"
 #include "test_util.h"
 
 namespace drape {
@@ -184,7 +184,7 @@ TEST(Cache, AtomicWriteLeavesNoTemporary) {
 }
 
 TEST(Mesh, RealGarmentsLoad) {
-  const std::string path = std::string(DRAPE_SHARED_DATA) + "/garments/dress_panels.obj";
+  const std::string path = std::string(DRAPE_DATA_DIR) + "/garments/dress_panels.obj";
   if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " is absent";
   const TriMesh m = load_mesh(path);
   EXPECT_EQ(m.positions.size(), 15656u);

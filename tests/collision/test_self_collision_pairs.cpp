@@ -1,0 +1,172 @@
+// The self-collision broad phase (hash grid over vertex groups, near-group rows) against brute
+// force.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <set>
+
+#include <glm/geometric.hpp>
+
+#include "collision/self_collision_pairs.h"
+#include "collision/self_intersection.h"
+#include "drape/error.h"
+#include "kernels/self_collision.h"
+#include "model/cloth.h"
+#include "model/primitives.h"
+#include "solver/reference_constraints.h"
+#include "solver/solver.h"
+#include "test_scenes.h"
+
+namespace drape {
+namespace {
+
+using glm::dvec3;
+using glm::vec3;
+
+// Pairs whose four vertices are all pinned are never candidates.
+SelfCollisionPairs brute_force(const ClothModel& cloth, const std::vector<dvec3>& now,
+                               double thickness) {
+  const auto pinned = [&](std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d) {
+    return cloth.inv_mass[a] + cloth.inv_mass[b] + cloth.inv_mass[c] + cloth.inv_mass[d] <= 0.0;
+  };
+  const float r = static_cast<float>(1.5 * thickness);
+  const std::vector<vec3> rest(cloth.mesh.positions.begin(), cloth.mesh.positions.end());
+  const std::vector<vec3> p(now.begin(), now.end());
+  const auto shares = [](const glm::uvec3& t, std::uint32_t v) {
+    return t.x == v || t.y == v || t.z == v;
+  };
+  SelfCollisionPairs pairs;
+  for (std::uint32_t v = 0; v < p.size(); ++v) {
+    for (const glm::uvec3& t : cloth.mesh.triangles) {
+      const auto& x = cloth.mesh.positions;
+      if (is_degenerate(x[t.x], x[t.y], x[t.z]) || shares(t, v) || pinned(v, t.x, t.y, t.z))
+        continue;
+      float a, b, c;
+      if (kernels::closest_on_triangle(rest[v], rest[t.x], rest[t.y], rest[t.z], a, b, c) < r * r)
+        continue;
+      if (kernels::closest_on_triangle(p[v], p[t.x], p[t.y], p[t.z], a, b, c) < r * r)
+        pairs.point_triangle.emplace_back(v, t);
+    }
+  }
+  const Topology& topo = cloth.topology;
+  for (std::uint32_t e = 0; e < topo.edge_count(); ++e) {
+    for (std::uint32_t f = e + 1; f < topo.edge_count(); ++f) {
+      const std::uint32_t a = topo.edge_v0[e], b = topo.edge_v1[e];
+      const std::uint32_t c = topo.edge_v0[f], d = topo.edge_v1[f];
+      if (a == c || a == d || b == c || b == d || pinned(a, b, c, d)) continue;
+      float s, t;
+      if (kernels::closest_on_segments(rest[a], rest[b], rest[c], rest[d], s, t) < r * r) continue;
+      if (kernels::closest_on_segments(p[a], p[b], p[c], p[d], s, t) < r * r)
+        pairs.edge_edge.emplace_back(e, f);
+    }
+  }
+  return pairs;
+}
+
+std::set<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t>> as_set(
+    const std::vector<std::pair<std::uint32_t, glm::uvec3>>& pairs) {
+  std::set<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t>> s;
+  for (const auto& [v, t] : pairs) s.emplace(v, t.x, t.y, t.z);
+  return s;
+}
+
+TEST(SelfCollisionHash, MatchesBruteForceOnRandomMeshes) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> jitter(-0.03, 0.03);
+  std::size_t total_pt = 0, total_ee = 0;
+  for (int trial = 0; trial < 6; ++trial) {
+    const ClothModel cloth = testing::soup(rng, 300, 400, 0.5);
+    std::vector<dvec3> now = cloth.mesh.positions;
+    for (dvec3& p : now) p += dvec3(jitter(rng), jitter(rng), jitter(rng));
+    SelfCollisionParams params;
+    params.thickness = 0.01 + 0.01 * trial;
+    // Cells from the edge lengths, far too small (raised to what the query needs), and large.
+    params.cell_size = trial % 3 == 0 ? 0.0 : (trial % 3 == 1 ? 1e-4 : 0.3);
+    const SelfCollisionPairs expected = brute_force(cloth, now, params.thickness);
+    const SelfCollisionPairs got = find_self_collision_pairs(cloth, params, now, 2);
+    EXPECT_EQ(as_set(got.point_triangle), as_set(expected.point_triangle)) << "trial " << trial;
+    EXPECT_EQ(got.point_triangle.size(), expected.point_triangle.size()) << "no duplicates";
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> ee = got.edge_edge;
+    std::sort(ee.begin(), ee.end());
+    EXPECT_EQ(ee, expected.edge_edge) << "trial " << trial;
+    total_pt += expected.point_triangle.size();
+    total_ee += expected.edge_edge.size();
+    // The same pairs in the same order on any number of threads.
+    const SelfCollisionPairs one = find_self_collision_pairs(cloth, params, now, 1);
+    EXPECT_EQ(one.edge_edge, got.edge_edge);
+    EXPECT_EQ(one.point_triangle.size(), got.point_triangle.size());
+  }
+  EXPECT_GT(total_pt, 100u);  // the meshes are dense enough to test something
+  EXPECT_GT(total_ee, 100u);
+}
+
+TEST(SelfCollisionHash, MatchesBruteForceOnAFoldedFineGrid) {
+  // As in the benchmark, the search radius (1.5 x 8 mm) exceeds the edge length (10 mm), so near
+  // every vertex most groups hold rest pairs and the near-group rows decide what is tested. The
+  // right half folds back over the left at 4 mm, the left half is squeezed to 3/4 of its width
+  // (pairs apart at rest come within the radius) and a strip of the fold is pinned.
+  Scene scene = testing::grid_scene(40, 0.4, {0, 0, 0});
+  ClothModel cloth = build_cloth(scene);
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> jitter(-0.0005, 0.0005);
+  std::vector<dvec3> now = cloth.mesh.positions;
+  for (std::size_t i = 0; i < now.size(); ++i) {
+    dvec3& p = now[i];
+    if (p.x > 0.01) {
+      p = {0.02 - p.x, 0.004, p.z};
+    } else {
+      p.x = 0.01 + 0.75 * (p.x - 0.01);
+    }
+    p += dvec3(jitter(rng), jitter(rng), jitter(rng));
+    if (std::abs(cloth.mesh.positions[i].x - 0.01) < 0.012) cloth.inv_mass[i] = 0.0;
+  }
+  SelfCollisionParams params;
+  params.thickness = 0.008;
+  const SelfCollisionPairs expected = brute_force(cloth, now, params.thickness);
+  EXPECT_GT(expected.point_triangle.size(), 1000u);
+  EXPECT_GT(expected.edge_edge.size(), 1000u);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> expected_ee = expected.edge_edge;
+  std::sort(expected_ee.begin(), expected_ee.end());
+  SelfCollisionPairs first;
+  for (const double cell : {0.0, 0.05, 0.3}) {
+    params.cell_size = cell;
+    const SelfCollisionPairs got = find_self_collision_pairs(cloth, params, now, 2);
+    EXPECT_EQ(as_set(got.point_triangle), as_set(expected.point_triangle)) << "cell " << cell;
+    EXPECT_EQ(got.point_triangle.size(), expected.point_triangle.size()) << "no duplicates";
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> ee = got.edge_edge;
+    std::sort(ee.begin(), ee.end());
+    EXPECT_EQ(ee, expected_ee) << "cell " << cell;
+    // The same pairs in the same order whatever the cells: the order the contacts are applied in,
+    // and so the simulation, does not depend on the grid.
+    if (cell == 0.0) {
+      first = got;
+    } else {
+      EXPECT_EQ(got.point_triangle, first.point_triangle) << "cell " << cell;
+      EXPECT_EQ(got.edge_edge, first.edge_edge) << "cell " << cell;
+    }
+  }
+}
+
+TEST(SelfCollisionHash, AVertexWithTooManyEdgesIsAnInputError) {
+  // A fan: vertex 0 owns an edge to each of 32,768 rim vertices, one more than pair keys count.
+  ClothModel c;
+  const int rim = 32768;
+  c.mesh.positions.push_back({0.0, 0.0, 0.0});
+  for (int i = 0; i < rim; ++i) {
+    const double a = 6.283185307179586 * i / rim;
+    c.mesh.positions.push_back({std::cos(a), 0.0, std::sin(a)});
+  }
+  for (std::uint32_t i = 1; i < static_cast<std::uint32_t>(rim); ++i) {
+    c.mesh.triangles.emplace_back(0u, i, i + 1);
+  }
+  c.inv_mass.assign(c.mesh.positions.size(), 1.0);
+  c.topology = build_topology(c.mesh.positions, c.mesh.triangles);
+  SelfCollisionParams params;
+  params.thickness = 0.001;
+  EXPECT_THROW(find_self_collision_pairs(c, params, c.mesh.positions, 1), InputError);
+}
+
+}  // namespace
+}  // namespace drape

@@ -1,0 +1,106 @@
+// The float kernels the cpu and cuda backends share, against the reference's double functions,
+// and the cpu backend's F4 packs against the float kernel, lane by lane.
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <random>
+
+#include <gtest/gtest.h>
+#include <glm/geometric.hpp>
+
+#include "kernels/bend.h"
+#include "kernels/distance.h"
+#include "kernels/simd_f4.h"
+#include "solver/reference_constraints.h"
+
+namespace drape {
+namespace {
+
+TEST(Kernels, FloatConstraintsMatchTheReference) {
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int trial = 0; trial < 200; ++trial) {
+    // A shared edge along X and two wings at random angles around it: well-shaped triangles,
+    // so float and double differ by rounding, not by ill-conditioning.
+    const double a3 = 3.0 * u(rng), a4 = 3.0 * u(rng);
+    const glm::dvec3 p[4] = {{0.1 * u(rng), 0.1 * u(rng), 0.1 * u(rng)},
+                             {1.0 + 0.1 * u(rng), 0.1 * u(rng), 0.1 * u(rng)},
+                             {0.5 + 0.3 * u(rng), 0.8 * std::cos(a3), 0.8 * std::sin(a3)},
+                             {0.5 + 0.3 * u(rng), 0.8 * std::cos(a4), 0.8 * std::sin(a4)}};
+    const double w[4] = {1.0, 0.0, 1.0, 1.0};
+    const double rest = 0.5 + 0.5 * u(rng), k = 0.5 + 0.4 * u(rng);
+
+    glm::dvec3 r0, r1;
+    glm::vec3 f0, f1;
+    ASSERT_TRUE(reference::distance_correction(p[0], w[0], p[2], w[2], rest, k, r0, r1));
+    ASSERT_TRUE(kernels::distance_correction(glm::vec3(p[0]), 1.0f, glm::vec3(p[2]), 1.0f,
+                                             static_cast<float>(rest), static_cast<float>(k), f0,
+                                             f1));
+    EXPECT_LT(glm::length(glm::dvec3(f0) - r0), 1e-5);
+    EXPECT_LT(glm::length(glm::dvec3(f1) - r1), 1e-5);
+
+    glm::dvec3 rd[4];
+    glm::vec3 fp[4], fd[4];
+    float fw[4];
+    for (int i = 0; i < 4; ++i) {
+      fp[i] = glm::vec3(p[i]);
+      fw[i] = static_cast<float>(w[i]);
+    }
+    const double rest_angle = 2.0 + 0.5 * u(rng);
+    ASSERT_EQ(reference::bend_correction(p, w, rest_angle, k, rd),
+              kernels::bend_correction(fp, fw, static_cast<float>(rest_angle),
+                                       static_cast<float>(k), fd));
+    double scale = 0.0;
+    for (const glm::dvec3& d : rd) scale = std::max(scale, glm::length(d));
+    for (int i = 0; i < 4; ++i) {
+      EXPECT_LT(glm::length(glm::dvec3(fd[i]) - rd[i]), 1e-3 * scale + 1e-6) << "trial " << trial;
+    }
+  }
+}
+
+// The cpu backend projects bend pairs four at a time in F4 packs: every lane must compute bit for
+// bit what the float kernel computes (the GPU runs the float kernel).
+TEST(Kernels, PackLanesEqualTheFloatKernel) {
+  std::mt19937 rng(4);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  for (int trial = 0; trial < 500; ++trial) {
+    kernels::Vec3<float> p[4][4];
+    float w[4][4], rest[4];
+    for (int lane = 0; lane < 4; ++lane) {
+      for (int j = 0; j < 4; ++j) {
+        p[lane][j] = {u(rng), u(rng), u(rng)};
+        w[lane][j] = trial % 3 == 0 && j == 1 ? 0.0f : 1.0f;
+      }
+      // Every tenth trial, a flat pair: the spec skips it (sum w|q|^2 < EPSILON).
+      if (trial % 10 == 0) p[lane][3] = {p[lane][2].x, p[lane][2].y, p[lane][2].z};
+      rest[lane] = 3.0f + 0.1f * u(rng);
+    }
+    const auto lanes = [](auto value) {
+      return kernels::F4{kernels::F4::Raw{value(0), value(1), value(2), value(3)}};
+    };
+    kernels::Vec3<kernels::F4> pp[4];
+    kernels::F4 ww[4];
+    for (int j = 0; j < 4; ++j) {
+      pp[j] = {lanes([&](int l) { return p[l][j].x; }), lanes([&](int l) { return p[l][j].y; }),
+               lanes([&](int l) { return p[l][j].z; })};
+      ww[j] = lanes([&](int l) { return w[l][j]; });
+    }
+    const kernels::F4 rr{kernels::F4::Raw{rest[0], rest[1], rest[2], rest[3]}};
+    kernels::Vec3<kernels::F4> qq[4];
+    const kernels::F4 packed = kernels::bend_coefficient(pp, ww, rr, kernels::F4::splat(0.3f), qq);
+    for (int lane = 0; lane < 4; ++lane) {
+      kernels::Vec3<float> q[4];
+      const float scalar = kernels::bend_coefficient(p[lane], w[lane], rest[lane], 0.3f, q);
+      const float lane_value = packed[lane];
+      ASSERT_EQ(std::memcmp(&scalar, &lane_value, sizeof(float)), 0) << "trial " << trial;
+      for (int j = 0; j < 4; ++j) {
+        ASSERT_EQ(q[j].x, qq[j].x[lane]);
+        ASSERT_EQ(q[j].y, qq[j].y[lane]);
+        ASSERT_EQ(q[j].z, qq[j].z[lane]);
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace drape
