@@ -19,12 +19,12 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_util.h"
-#include "collision/collider_view.h"
-#include "io/cache.h"
-#include "model/cloth.h"
 #include "collision/collider.h"
-#include "solver/solver.h"
+#include "collision/collider_view.h"
+#include "io/atomic_file.h"
+#include "model/cloth.h"
 #include "solver/exec_cpu.h"
+#include "solver/solver.h"
 
 namespace {
 

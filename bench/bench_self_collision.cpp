@@ -20,11 +20,11 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_util.h"
-#include "model/cloth.h"
 #include "collision/collider.h"
+#include "collision/self_intersection.h"
 #include "drape/error.h"
 #include "drape/scene.h"
-#include "collision/self_intersection.h"
+#include "model/cloth.h"
 #include "solver/solver.h"
 
 namespace {
@@ -46,7 +46,7 @@ struct Result {
   std::uint64_t worst_intersections = 0;
 };
 
-Result run(const drape::Scene& scene, const std::string& backend, int threads, int frames) {
+Result run(const drape::Scene& scene, drape::Backend backend, int threads, int frames) {
   const drape::ClothModel cloth = drape::build_cloth(scene);
   drape::SolverOptions options;
   options.threads = threads;
@@ -111,8 +111,8 @@ int main(int argc, char** argv) try {
   const Options o = parse(argc, argv);
   const drape::Scene base = drape::load_scene(o.scene);
   if (!base.cloth.grid) throw drape::InputError(o.scene + ": needs a grid cloth");
-  std::vector<std::string> backends{"cpu"};
-  if (drape::cuda_device_count() > 0) backends.push_back("cuda");
+  std::vector<drape::Backend> backends{drape::Backend::cpu};
+  if (drape::cuda_device_count() > 0) backends.push_back(drape::Backend::cuda);
   const int threads = o.threads > 0 ? o.threads : drape::default_thread_count();
 
   nlohmann::json rows = nlohmann::json::array();
@@ -123,21 +123,21 @@ int main(int argc, char** argv) try {
     scene.cloth.grid->nx = scene.cloth.grid->nz = n;
     scene.cloth.thickness = o.thickness;
     scene.solver.substeps = o.substeps;
-    for (const std::string& backend : backends) {
+    for (drape::Backend backend : backends) {
       scene.cloth.self_collision = false;
       const Result off = run(scene, backend, threads, o.frames);
       scene.cloth.self_collision = true;
       const Result on = run(scene, backend, threads, o.frames);
       const double ratio = on.median_ms / off.median_ms;
       std::printf("%4d²  %-7s %7.2f mm %10.1f %10.1f %6.2fx %12.0f %6llu / %-6llu\n", n,
-                  backend.c_str(), 1000.0 * scene.cloth.thickness, off.median_ms, on.median_ms,
-                  ratio, on.contacts_per_frame,
+                  std::string(drape::backend_name(backend)).c_str(), 1000.0 * scene.cloth.thickness,
+                  off.median_ms, on.median_ms, ratio, on.contacts_per_frame,
                   static_cast<unsigned long long>(on.worst_intersections),
                   static_cast<unsigned long long>(off.worst_intersections));
       rows.push_back({{"grid", n},
                       {"vertices", n * n},
-                      {"backend", backend},
-                      {"threads", backend == "cpu" ? threads : 0},
+                      {"backend", drape::backend_name(backend)},
+                      {"threads", backend == drape::Backend::cpu ? threads : 0},
                       {"thickness_m", scene.cloth.thickness},
                       {"substeps", scene.solver.substeps},
                       {"iterations", scene.solver.iterations},

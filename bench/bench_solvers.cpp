@@ -21,9 +21,10 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_util.h"
+#include "drape/error.h"
+#include "io/atomic_file.h"
 #include "io/cache.h"
 #include "model/cloth.h"
-#include "drape/error.h"
 #include "solver/solver.h"
 
 namespace {
@@ -48,7 +49,8 @@ struct Measurement {
 };
 
 struct Config {
-  std::string label, backend;
+  std::string label;
+  drape::Backend backend;
   int threads = 1;
 };
 
@@ -171,11 +173,12 @@ int main(int argc, char** argv) {
   const nlohmann::json mesh_load = mesh_load_benchmark();
   std::printf("\n");
   const int cores = drape::default_thread_count();
-  std::vector<Config> configs{{"reference", "reference", 1},
-                              {"cpu 1 thread", "cpu", 1},
-                              {"cpu " + std::to_string(cores) + " threads", "cpu", cores}};
+  using drape::Backend;
+  std::vector<Config> configs{{"reference", Backend::reference, 1},
+                              {"cpu 1 thread", Backend::cpu, 1},
+                              {"cpu " + std::to_string(cores) + " threads", Backend::cpu, cores}};
   const bool have_cuda = drape::cuda_device_count() > 0;
-  if (have_cuda) configs.push_back({"cuda", "cuda", 1});
+  if (have_cuda) configs.push_back({"cuda", Backend::cuda, 1});
   const std::string device = drape::cuda_device_description();
   std::printf("cuda device: %s; host threads: %d\n\n", device.c_str(), cores);
   std::printf(
@@ -190,7 +193,7 @@ int main(int argc, char** argv) {
     double baseline_ms = 0.0;
     std::string baseline;
     for (const Config& config : configs) {
-      if (config.threads == 1 && config.backend != "cuda" && !with_reference) continue;
+      if (config.threads == 1 && config.backend != Backend::cuda && !with_reference) continue;
       const Measurement m = measure(config, cloth, params, frames);
       if (baseline.empty()) {
         baseline = config.label;
@@ -203,9 +206,9 @@ int main(int argc, char** argv) {
       std::fflush(stdout);
       runs.push_back({{"grid", n},
                       {"vertices", cloth.mesh.positions.size()},
-                      {"backend", config.backend},
+                      {"backend", drape::backend_name(config.backend)},
                       {"threads", config.threads},
-                      {"device", config.backend == "cuda" ? device : "host"},
+                      {"device", config.backend == Backend::cuda ? device : "host"},
                       {"substeps", params.substeps},
                       {"iterations", params.iterations},
                       {"ms_per_frame", m.ms_per_frame},

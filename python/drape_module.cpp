@@ -4,43 +4,32 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
-#include <memory>
-#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
-#include "model/cloth.h"
-#include "collision/collider.h"
 #include "drape/error.h"
 #include "drape/scene.h"
-#include "solver/solver.h"
+#include "drape/simulation.h"
+#include "drape/version.h"
 
 namespace py = pybind11;
 
-namespace drape {
+namespace drape::python {
 namespace {
 
-class Simulation {
+// drape::Simulation with numpy in and out; `step` lets other Python threads run.
+class PySimulation {
  public:
-  Simulation(Scene scene, int threads) : m_scene(std::move(scene)) {
-    m_cloth = build_cloth(m_scene);
-    m_colliders = build_colliders(m_scene);
-    SolverOptions options;
-    options.threads = threads;
-    m_solver =
-        make_solver(m_scene.solver.backend, m_cloth, physics_params(m_scene), options, m_colliders);
-  }
+  explicit PySimulation(Simulation simulation) : m_sim(std::move(simulation)) {}
 
-  // Advances `frames` frames of 1/fps seconds; other Python threads run meanwhile.
   void step(int frames) {
     if (frames < 0) throw InputError("step: frames must not be negative");
     py::gil_scoped_release release;
-    for (int f = 0; f < frames; ++f) m_solver->step_frame();
-    m_frame += frames;
+    m_sim.step(frames);
   }
 
   py::array_t<float> positions() const {
-    std::vector<glm::dvec3> x;
-    m_solver->copy_positions(x);
+    const std::vector<glm::dvec3>& x = m_sim.positions();
     py::array_t<float> out({static_cast<py::ssize_t>(x.size()), py::ssize_t{3}});
     auto view = out.mutable_unchecked<2>();
     for (std::size_t i = 0; i < x.size(); ++i) {
@@ -50,7 +39,7 @@ class Simulation {
   }
 
   py::array_t<std::int32_t> triangles() const {
-    const auto& t = m_cloth.mesh.triangles;
+    const auto& t = m_sim.triangles();
     py::array_t<std::int32_t> out({static_cast<py::ssize_t>(t.size()), py::ssize_t{3}});
     auto view = out.mutable_unchecked<2>();
     for (std::size_t i = 0; i < t.size(); ++i) {
@@ -59,29 +48,53 @@ class Simulation {
     return out;
   }
 
-  int frame() const { return m_frame; }
-  double fps() const { return m_scene.fps; }
+  // Per-frame stats as dicts with stats.json's keys.
+  py::list stats() const {
+    py::list out;
+    for (const FrameStats& s : m_sim.stats()) {
+      py::dict d;
+      d["frame"] = s.frame;
+      d["max_strain"] = s.strain.max;
+      d["mean_strain"] = s.strain.mean;
+      d["penetrations"] = s.penetrations;
+      d["self_intersections"] = s.self_intersections;
+      d["self_contacts"] = s.self_contacts;
+      d["ms"] = s.ms;
+      out.append(d);
+    }
+    return out;
+  }
+
+  int frame() const { return m_sim.frame(); }
+  double time() const { return m_sim.time(); }
+  double fps() const { return m_sim.scene().fps; }
 
  private:
-  Scene m_scene;
-  ClothModel m_cloth;
-  std::vector<Collider> m_colliders;
-  std::unique_ptr<Solver> m_solver;
-  int m_frame = 0;
+  Simulation m_sim;
 };
 
-Simulation from_scene(const std::string& path, const std::string& backend, int threads) {
+SimulationOptions options_with(int threads) {
+  SimulationOptions options;
+  options.threads = threads;
+  return options;
+}
+
+PySimulation from_scene(const std::string& path, const std::string& backend, int threads) {
   Scene scene = load_scene(path);
   if (!backend.empty()) {
-    scene.solver.backend = backend;
-    validate_scene(scene);
+    const std::optional<Backend> b = find_backend(backend);
+    if (!b) {
+      throw InputError("backend: unknown backend '" + backend + "' (known: " + backend_names() +
+                       ")");
+    }
+    scene.solver.backend = *b;
   }
-  return Simulation(std::move(scene), threads);
+  return PySimulation(Simulation(std::move(scene), options_with(threads)));
 }
 
 // `settings` holds scene-file keys (fps, solver, gravity, wind, cloth without its mesh,
 // colliders); the cloth's mesh comes from the arrays.
-Simulation from_arrays(
+PySimulation from_arrays(
     py::array_t<double, py::array::c_style | py::array::forcecast> positions,
     py::array_t<std::int64_t, py::array::c_style | py::array::forcecast> triangles,
     const py::dict& settings, int threads) {
@@ -91,15 +104,10 @@ Simulation from_arrays(
   if (triangles.ndim() != 2 || triangles.shape(1) != 3) {
     throw InputError("triangles: must be an array of shape (M, 3)");
   }
-  auto mesh = std::make_shared<TriMesh>();
+  std::vector<glm::dvec3> points;
   const auto p = positions.unchecked<2>();
-  for (py::ssize_t i = 0; i < p.shape(0); ++i) {
-    const glm::dvec3 v{p(i, 0), p(i, 1), p(i, 2)};
-    if (!std::isfinite(v.x) || !std::isfinite(v.y) || !std::isfinite(v.z)) {
-      throw InputError("positions: row " + std::to_string(i) + " is not finite");
-    }
-    mesh->positions.push_back(v);
-  }
+  for (py::ssize_t i = 0; i < p.shape(0); ++i) points.emplace_back(p(i, 0), p(i, 1), p(i, 2));
+  std::vector<glm::uvec3> tris;
   const auto t = triangles.unchecked<2>();
   for (py::ssize_t i = 0; i < t.shape(0); ++i) {
     for (int k = 0; k < 3; ++k) {
@@ -109,27 +117,15 @@ Simulation from_arrays(
                          " vertices)");
       }
     }
-    mesh->triangles.emplace_back(t(i, 0), t(i, 1), t(i, 2));
+    tris.emplace_back(t(i, 0), t(i, 1), t(i, 2));
   }
-  if (mesh->triangles.empty()) throw InputError("triangles: no triangles");
   const std::string text = py::module_::import("json").attr("dumps")(settings).cast<std::string>();
-  nlohmann::json json = nlohmann::json::parse(text);
-  if (json.contains("cloth") && !json["cloth"].is_object()) {
-    throw InputError("settings: cloth: must be an object");
-  }
-  if (json.contains("cloth") && json["cloth"].contains("mesh")) {
-    throw InputError("settings: cloth.mesh: give the mesh as the positions and triangles arrays");
-  }
-  // A stand-in mesh lets the scene reader check every other key; the arrays replace it.
-  json["cloth"]["mesh"] = {{"grid", {{"resolution", {2, 2}}}}};
-  Scene scene = parse_scene(json.dump(), "settings");
-  scene.cloth.grid.reset();
-  scene.cloth.mesh_data = std::move(mesh);
-  return Simulation(std::move(scene), threads);
+  return PySimulation(Simulation(std::move(points), std::move(tris),
+                                 parse_settings(text, "settings"), options_with(threads)));
 }
 
 }  // namespace
-}  // namespace drape
+}  // namespace drape::python
 
 PYBIND11_MODULE(drape, m) {
   m.doc() = "drape: a Position Based Dynamics cloth solver (reference, cpu and cuda backends)";
@@ -140,17 +136,22 @@ PYBIND11_MODULE(drape, m) {
       PyErr_SetString(PyExc_ValueError, e.what());
     }
   });
-  py::class_<drape::Simulation>(m, "Simulation")
-      .def("step", &drape::Simulation::step, py::arg("frames") = 1,
+  using drape::python::PySimulation;
+  py::class_<PySimulation>(m, "Simulation")
+      .def("step", &PySimulation::step, py::arg("frames") = 1,
            "Advance this many frames (the GIL is released meanwhile).")
-      .def_property_readonly("positions", &drape::Simulation::positions,
+      .def_property_readonly("positions", &PySimulation::positions,
                              "Vertex positions, float32 array of shape (N, 3), input order.")
-      .def_property_readonly("triangles", &drape::Simulation::triangles)
-      .def_property_readonly("frame", &drape::Simulation::frame)
-      .def_property_readonly("fps", &drape::Simulation::fps);
-  m.def("load_scene", &drape::from_scene, py::arg("path"), py::arg("backend") = "",
+      .def_property_readonly("triangles", &PySimulation::triangles)
+      .def_property_readonly("frame", &PySimulation::frame)
+      .def_property_readonly("time", &PySimulation::time, "frame / fps, seconds")
+      .def_property_readonly("fps", &PySimulation::fps)
+      .def_property_readonly(
+          "stats", &PySimulation::stats,
+          "Per-frame stats of frames 0..frame, as dicts with stats.json's keys.");
+  m.def("load_scene", &drape::python::from_scene, py::arg("path"), py::arg("backend") = "",
         py::arg("threads") = 0, "A simulation of a scene file (its cloth, colliders, settings).");
-  m.def("from_arrays", &drape::from_arrays, py::arg("positions"), py::arg("triangles"),
+  m.def("from_arrays", &drape::python::from_arrays, py::arg("positions"), py::arg("triangles"),
         py::arg("settings") = py::dict(), py::arg("threads") = 0,
         "A simulation of a mesh given as arrays; `settings` takes the scene file's keys.");
   m.attr("__version__") = DRAPE_VERSION;

@@ -1,14 +1,12 @@
-// One simulation run: scene in, cache frames and stats.json out.
+// A run that writes its cache: a Simulation stepped to the scene's last frame, every frame written
+// as it comes (PLY/OBJ/USD), a checkpoint after each, and stats.json last.
 #pragma once
 
 #include <functional>
 #include <string>
 #include <vector>
 
-#include "model/cloth.h"
-#include "drape/scene.h"
-#include "solver/solver.h"
-#include "drape/stats.h"
+#include "drape/simulation.h"
 
 namespace drape {
 
@@ -31,17 +29,16 @@ struct RunSummary {
 using FrameCallback = std::function<void(int, int, double)>;
 
 struct RunOptions {
-  SolverOptions solver;
   std::string stats_path;  // empty: DIR/stats.json
   // Continue from DIR/NAME.checkpoint when there is one (written after every frame): the frames
   // that follow are bit-identical to those of an uninterrupted run on the same backend.
   bool resume = false;
 };
 
-// Simulates `scene.frames` frames of `cloth` (from build_cloth), writes NAME.%04d.EXT for frames
+// Steps `simulation` (at frame 0) to its scene's `frames` and writes NAME.%04d.EXT for frames
 // 0..N, a checkpoint after each frame, and then the stats. Input errors are raised before the
 // first file is written; stats.json is written last, so its presence marks a finished run.
-RunSummary run_simulation(const Scene& scene, const ClothModel& cloth, const RunOptions& options,
+RunSummary run_simulation(Simulation& simulation, const RunOptions& options,
                           const FrameCallback& on_frame);
 
 // DIR/NAME.checkpoint

@@ -9,6 +9,7 @@
 
 #include <glm/vec3.hpp>
 
+#include "drape/backend.h"
 #include "drape/mesh.h"
 
 namespace drape {
@@ -70,7 +71,7 @@ struct ColliderDesc {
 };
 
 struct SolverDesc {
-  std::string backend = "cpu";
+  Backend backend = Backend::cpu;
   int substeps = 4, iterations = 10;
 };
 
@@ -92,9 +93,9 @@ struct Scene {
   OutputDesc output;
 };
 
-// The backends and cache formats this build knows.
-const std::vector<std::string>& known_backends();
+// The cache formats this build writes, and their names joined for messages ("ply, obj, usd").
 const std::vector<std::string>& known_formats();
+std::string format_names();
 
 // A scene of an n x n grid cloth of `size` metres in the XZ plane at `center`, every other
 // setting at its default; for tests, benchmarks and bindings.
@@ -105,7 +106,12 @@ Scene make_grid_scene(int n, double size, const glm::dvec3& center);
 Scene load_scene(const std::string& path);
 Scene parse_scene(const std::string& text, const std::string& path);
 
-// Checks values that the command line can also set (frames, backend, formats).
+// The settings of a cloth whose mesh comes from elsewhere (arrays in memory): every key of a scene
+// file except cloth.mesh, which is an error here; `cloth` may be absent. `name` stands for the file
+// in messages ("settings: cloth.stretch: must be in [0, 1], got 3").
+Scene parse_settings(const std::string& text, const std::string& name);
+
+// Checks values that the command line can also set (frames, formats).
 void validate_scene(const Scene& scene);
 
 }  // namespace drape

@@ -15,6 +15,8 @@
 #include "drape/error.h"
 #include "drape/run.h"
 #include "drape/scene.h"
+#include "drape/simulation.h"
+#include "drape/version.h"
 #include "io/render.h"
 #include "io/text_scan.h"
 #include "model/cloth.h"
@@ -129,12 +131,12 @@ SimulateArgs parse_simulate(const std::vector<std::string>& args) {
 void apply_overrides(const SimulateArgs& a, Scene& scene) {
   if (!a.output_dir.empty()) scene.output.dir = a.output_dir;
   if (!a.backend.empty()) {
-    const auto& known = known_backends();
-    if (std::find(known.begin(), known.end(), a.backend) == known.end()) {
-      throw InputError("--backend: unknown backend '" + a.backend +
-                       "' (known: reference, cpu, cuda)");
+    const std::optional<Backend> backend = find_backend(a.backend);
+    if (!backend) {
+      throw InputError("--backend: unknown backend '" + a.backend + "' (known: " + backend_names() +
+                       ")");
     }
-    scene.solver.backend = a.backend;
+    scene.solver.backend = *backend;
   }
   if (a.frames >= 0) scene.frames = static_cast<int>(a.frames);
   if (!a.formats.empty()) {
@@ -142,7 +144,7 @@ void apply_overrides(const SimulateArgs& a, Scene& scene) {
     for (const std::string& f : scene.output.formats) {
       const auto& known = known_formats();
       if (std::find(known.begin(), known.end(), f) == known.end()) {
-        throw InputError("--format: unknown format '" + f + "' (known: ply, obj, usd)");
+        throw InputError("--format: unknown format '" + f + "' (known: " + format_names() + ")");
       }
     }
   }
@@ -185,17 +187,17 @@ int simulate(const std::vector<std::string>& args) {
   Scene scene = load_scene(a.scene_path);
   apply_overrides(a, scene);
   validate_scene(scene);
-  const ClothModel cloth = build_cloth(scene);
-  warn_about(scene.cloth.grid ? scene.path : scene.cloth.mesh_path, cloth);
+  SimulationOptions sim_options;
+  sim_options.threads = a.threads;
+  Simulation simulation(scene, sim_options);
+  warn_about(scene.cloth.grid ? scene.path : scene.cloth.mesh_path, cloth_model(simulation));
 
   Progress progress(!a.quiet && ::isatty(STDERR_FILENO));
   RunOptions options;
-  options.solver.threads = a.threads;
   options.stats_path = a.stats_path;
   options.resume = a.resume;
-  const RunSummary s = run_simulation(scene, cloth, options, [&](int frame, int frames, double) {
-    progress.update(frame, frames);
-  });
+  const RunSummary s = run_simulation(
+      simulation, options, [&](int frame, int frames, double) { progress.update(frame, frames); });
   progress.finish();
   if (!a.quiet && scene.cloth.self_collision) warn_about_self_intersections(s);
   if (!a.quiet && s.resumed_from >= 0) {
@@ -207,8 +209,8 @@ int simulate(const std::vector<std::string>& args) {
         "(%.2f ms/frame); max edge strain %.4f; at most %zu vertices inside a collider; at most "
         "%zu "
         "self-intersecting triangle pairs; cache in %s, stats in %s\n",
-        s.frames, s.vertices, s.triangles, scene.solver.backend.c_str(), s.wall_seconds,
-        s.ms_per_frame, s.max_strain, s.max_penetrations, s.max_self_intersections,
+        s.frames, s.vertices, s.triangles, std::string(backend_name(scene.solver.backend)).c_str(),
+        s.wall_seconds, s.ms_per_frame, s.max_strain, s.max_penetrations, s.max_self_intersections,
         s.output_dir.c_str(), s.stats_path.c_str());
   }
   return 0;
@@ -372,8 +374,8 @@ int info(const std::vector<std::string>& args) {
     std::printf("scene               %s\n", path.c_str());
     std::printf("pinned vertices     %zu\n", cloth.pinned);
     std::printf("solver              %s, %d substeps, %d iterations, %g fps, %d frames\n",
-                scene.solver.backend.c_str(), scene.solver.substeps, scene.solver.iterations,
-                scene.fps, scene.frames);
+                std::string(backend_name(scene.solver.backend)).c_str(), scene.solver.substeps,
+                scene.solver.iterations, scene.fps, scene.frames);
     const ClothDesc& c = scene.cloth;
     if (c.self_collision) {
       char cell[32] = "mean edge";
@@ -401,7 +403,7 @@ int run(int argc, char** argv) {
     return args.empty() ? 2 : 0;
   }
   if (args[0] == "--version") {
-    std::printf("drape %s\n", DRAPE_VERSION);
+    std::printf("drape %s\n", kVersion);
     return 0;
   }
   const std::vector<std::string> rest(args.begin() + 1, args.end());

@@ -212,10 +212,8 @@ class SelfCollision {
     m_group_radii.resize(m_vertices);
     m_pairs.resize(m_vertices);
 
-    double sum = 0.0;
-    for (double l : cloth.topology.edge_rest_length) sum += l;
-    const double mean = m_edges > 0 ? sum / m_edges : 0.0;
-    m_base_cell = static_cast<float>(params.cell_size > 0.0 ? params.cell_size : mean);
+    m_base_cell = static_cast<float>(
+        params.cell_size > 0.0 ? params.cell_size : mean_rest_edge_length(cloth.topology));
     m_view.thickness = static_cast<float>(params.thickness);
     m_view.radius = static_cast<float>(params.thickness) * (1.0f + kSearchMargin);
     m_view.friction = static_cast<float>(params.friction);

@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "drape/error.h"
-#include "io/cache.h"
+#include "io/atomic_file.h"
 
 namespace drape {
 

@@ -1,4 +1,5 @@
-// Cache writers: one file per frame, written whole under a temporary name and then renamed.
+// Cache frames: PLY and OBJ encodings and their file names (written whole with
+// write_file_atomically, io/atomic_file.h).
 #pragma once
 
 #include <string>
@@ -18,9 +19,5 @@ std::string encode_ply(const std::vector<glm::dvec3>& positions,
 // OBJ with 9 significant digits, 1-based faces.
 std::string encode_obj(const std::vector<glm::dvec3>& positions,
                        const std::vector<glm::uvec3>& triangles);
-
-// Writes to a temporary file beside `path`, then renames it. Throws RuntimeError on failure and
-// leaves nothing behind.
-void write_file_atomically(const std::string& path, const std::string& bytes);
 
 }  // namespace drape

@@ -4,7 +4,7 @@
 #include <fstream>
 
 #include "drape/error.h"
-#include "io/cache.h"
+#include "io/atomic_file.h"
 #include "io/text_scan.h"
 
 namespace drape {
@@ -81,13 +81,13 @@ std::uint64_t fingerprint_bytes(const void* data, std::size_t size, std::uint64_
 void write_checkpoint(const std::string& path, const Checkpoint& c) {
   std::string out(kMagic, sizeof kMagic);
   put(out, c.fingerprint);
-  put(out, static_cast<std::int32_t>(c.frame));
-  put(out, static_cast<std::int64_t>(c.state.substeps_done));
+  put(out, static_cast<std::int32_t>(c.state.frame));
+  put(out, static_cast<std::int64_t>(c.state.substeps));
   put(out, static_cast<std::uint64_t>(c.state.positions.size()));
   put_vectors(out, c.state.positions);
   put_vectors(out, c.state.velocities);
-  put(out, static_cast<std::uint64_t>(c.stats.size()));
-  for (const FrameStats& s : c.stats) {
+  put(out, static_cast<std::uint64_t>(c.state.stats.size()));
+  for (const FrameStats& s : c.state.stats) {
     put(out, static_cast<std::int32_t>(s.frame));
     put(out, s.strain.max);
     put(out, s.strain.mean);
@@ -107,8 +107,8 @@ std::optional<Checkpoint> read_checkpoint(const std::string& path) {
   in.expect(kMagic, sizeof kMagic);
   Checkpoint c;
   c.fingerprint = in.get<std::uint64_t>();
-  c.frame = in.get<std::int32_t>();
-  c.state.substeps_done = in.get<std::int64_t>();
+  c.state.frame = in.get<std::int32_t>();
+  c.state.substeps = in.get<std::int64_t>();
   const auto n = in.get<std::uint64_t>();
   c.state.positions = get_vectors(in, n);
   c.state.velocities = get_vectors(in, n);
@@ -123,10 +123,11 @@ std::optional<Checkpoint> read_checkpoint(const std::string& path) {
     s.self_intersections = in.get<std::uint64_t>();
     s.self_contacts = in.get<std::uint64_t>();
     s.ms = in.get<double>();
-    c.stats.push_back(s);
+    c.state.stats.push_back(s);
   }
   in.expect(kEnd, sizeof kEnd);
-  if (c.frame < 0 || c.stats.size() != static_cast<std::size_t>(c.frame) + 1) in.fail();
+  if (c.state.frame < 0 || c.state.stats.size() != static_cast<std::size_t>(c.state.frame) + 1)
+    in.fail();
   return c;
 }
 

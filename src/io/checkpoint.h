@@ -1,5 +1,5 @@
-// Checkpoints for resuming a run: the solver state and the per-frame stats after the last frame
-// written, in one binary file written whole (temporary name, then rename) after each frame.
+// Checkpoints for resuming a run: the simulation state after the last frame written, in one binary
+// file written whole (temporary name, then rename) after each frame.
 #pragma once
 
 #include <cstdint>
@@ -7,16 +7,13 @@
 #include <string>
 #include <vector>
 
-#include "drape/stats.h"
-#include "solver/solver.h"
+#include "drape/simulation.h"
 
 namespace drape {
 
 struct Checkpoint {
   std::uint64_t fingerprint = 0;  // of the scene's cloth and settings; a mismatch refuses resume
-  int frame = 0;
-  SolverState state;
-  std::vector<FrameStats> stats;  // frames 0..frame
+  SimulationState state;          // after the last frame written
 };
 
 void write_checkpoint(const std::string& path, const Checkpoint& checkpoint);

@@ -11,6 +11,7 @@
 
 #include "collision/collider.h"
 #include "drape/error.h"
+#include "io/atomic_file.h"
 #include "io/cache.h"
 #include "model/primitives.h"
 

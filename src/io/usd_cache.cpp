@@ -9,7 +9,7 @@
 #include <glm/geometric.hpp>
 
 #include "drape/error.h"
-#include "io/cache.h"
+#include "io/atomic_file.h"
 #include "io/text_scan.h"
 
 namespace drape {

@@ -17,13 +17,14 @@ namespace drape {
 
 using nlohmann::json;
 
-const std::vector<std::string>& known_backends() {
-  static const std::vector<std::string> names{"reference", "cpu", "cuda"};
+const std::vector<std::string>& known_formats() {
+  static const std::vector<std::string> names{"ply", "obj", "usd"};
   return names;
 }
 
-const std::vector<std::string>& known_formats() {
-  static const std::vector<std::string> names{"ply", "obj", "usd"};
+std::string format_names() {
+  std::string names;
+  for (const std::string& f : known_formats()) names += (names.empty() ? "" : ", ") + f;
   return names;
 }
 
@@ -198,16 +199,19 @@ PinDesc read_pins(const ObjectReader& cloth) {
 
 Transform read_transform(const ObjectReader& t);
 
-ClothDesc read_cloth(const ObjectReader& r, const std::string& file) {
+// `mesh_here`: the mesh is a key of this object (a scene file), or given elsewhere (settings).
+ClothDesc read_cloth(const ObjectReader& r, const std::string& file, bool mesh_here) {
   r.allow_only({"mesh", "transform", "pins", "stretch", "shear", "bend", "damping", "thickness",
                 "friction", "self_collision"});
   ClothDesc c;
-  if (!r.has("mesh")) r.fail("missing key", "mesh");
-  const json& mesh = r.at("mesh");
-  if (mesh.is_string()) {
+  if (!mesh_here) {
+    if (r.has("mesh")) r.fail("give the mesh as the positions and triangles arrays", "mesh");
+  } else if (!r.has("mesh")) {
+    r.fail("missing key", "mesh");
+  } else if (const json& mesh = r.at("mesh"); mesh.is_string()) {
     const std::string path = mesh.get<std::string>();
     if (path.empty()) r.fail("must not be empty", "mesh");
-    c.mesh_path = (!path.empty() && path[0] == '/') ? path : folder_of(file) + path;
+    c.mesh_path = path[0] == '/' ? path : folder_of(file) + path;
   } else {
     const ObjectReader m = r.object("mesh");
     m.allow_only({"grid"});
@@ -347,7 +351,9 @@ std::vector<std::string> read_formats(const ObjectReader& r) {
 
 }  // namespace
 
-Scene parse_scene(const std::string& text, const std::string& path) {
+namespace {
+
+Scene parse(const std::string& text, const std::string& path, bool mesh_here) {
   json root;
   try {
     root = json::parse(text);
@@ -370,14 +376,24 @@ Scene parse_scene(const std::string& text, const std::string& path) {
   if (r.has("solver")) {
     const ObjectReader solver = r.object("solver");
     solver.allow_only({"backend", "substeps", "iterations"});
-    s.solver.backend = solver.string("backend", s.solver.backend);
+    if (solver.has("backend")) {
+      const std::string name = solver.string("backend", "");
+      const std::optional<Backend> backend = find_backend(name);
+      if (!backend) {
+        solver.fail("unknown backend '" + name + "' (known: " + backend_names() + ")", "backend");
+      }
+      s.solver.backend = *backend;
+    }
     s.solver.substeps = solver.integer("substeps", s.solver.substeps, 1, 10000);
     s.solver.iterations = solver.integer("iterations", s.solver.iterations, 1, 10000);
   }
   s.gravity = r.vec3("gravity", s.gravity);
   s.wind = r.vec3("wind", s.wind);
-  if (!r.has("cloth")) r.fail("missing key", "cloth");
-  s.cloth = read_cloth(r.object("cloth"), path);
+  if (r.has("cloth")) {
+    s.cloth = read_cloth(r.object("cloth"), path, mesh_here);
+  } else if (mesh_here) {
+    r.fail("missing key", "cloth");
+  }
   if (r.has("colliders")) {
     const json& c = r.at("colliders");
     if (!c.is_array()) r.fail("must be a list", "colliders");
@@ -400,17 +416,23 @@ Scene parse_scene(const std::string& text, const std::string& path) {
   return s;
 }
 
+}  // namespace
+
+Scene parse_scene(const std::string& text, const std::string& path) {
+  return parse(text, path, true);
+}
+
+Scene parse_settings(const std::string& text, const std::string& name) {
+  return parse(text, name, false);
+}
+
 void validate_scene(const Scene& s) {
-  const auto& backends = known_backends();
-  if (std::find(backends.begin(), backends.end(), s.solver.backend) == backends.end()) {
-    throw InputError(s.path + ": solver.backend: unknown backend '" + s.solver.backend + "'");
-  }
   std::set<std::string> seen;
   for (const std::string& f : s.output.formats) {
     const auto& formats = known_formats();
     if (std::find(formats.begin(), formats.end(), f) == formats.end()) {
       throw InputError(s.path + ": output.formats: unknown format '" + f +
-                       "' (known: ply, obj, usd)");
+                       "' (known: " + format_names() + ")");
     }
     if (!seen.insert(f).second) throw InputError(s.path + ": output.formats: '" + f + "' twice");
   }

@@ -92,4 +92,10 @@ Topology build_topology(const std::vector<glm::dvec3>& positions,
   return topo;
 }
 
+double mean_rest_edge_length(const Topology& topology) {
+  double sum = 0.0;
+  for (double l : topology.edge_rest_length) sum += l;
+  return topology.edge_count() > 0 ? sum / static_cast<double>(topology.edge_count()) : 0.0;
+}
+
 }  // namespace drape

@@ -35,6 +35,9 @@ struct Topology {
 Topology build_topology(const std::vector<glm::dvec3>& positions,
                         const std::vector<glm::uvec3>& triangles);
 
+// The mean of the edges' rest lengths; 0 without edges.
+double mean_rest_edge_length(const Topology& topology);
+
 // True when a triangle makes no constraint: a repeated vertex, or an area that is zero relative
 // to its longest edge.
 bool is_degenerate(const glm::dvec3& a, const glm::dvec3& b, const glm::dvec3& c);

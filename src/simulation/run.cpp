@@ -2,19 +2,18 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <filesystem>
 #include <optional>
 
 #include <nlohmann/json.hpp>
 
-#include "collision/collider_view.h"
-#include "collision/self_intersection.h"
 #include "drape/error.h"
+#include "io/atomic_file.h"
 #include "io/cache.h"
 #include "io/checkpoint.h"
 #include "io/usd_cache.h"
-#include "model/strain.h"
+#include "model/cloth.h"
+#include "model/scene_json.h"
 #include "solver/solver.h"
 
 namespace drape {
@@ -33,26 +32,16 @@ void write_frame(const Scene& scene, int frame, const std::vector<glm::dvec3>& p
   }
 }
 
-// Numerical guard: a frame with a NaN or infinite position is never written.
-void check_finite(const std::vector<glm::dvec3>& positions, int frame) {
-  for (std::size_t i = 0; i < positions.size(); ++i) {
-    const glm::dvec3& p = positions[i];
-    if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) {
-      throw RuntimeError("frame " + std::to_string(frame) + ": vertex " + std::to_string(i) +
-                         " has a non-finite position; the solve diverged");
-    }
-  }
-}
-
-int worker_threads(const Scene& scene, const SolverOptions& options) {
-  if (scene.solver.backend != "cpu") return 1;
-  return options.threads > 0 ? options.threads : default_thread_count();
+int worker_threads(const Simulation& simulation) {
+  if (simulation.scene().solver.backend != Backend::cpu) return 1;
+  const int threads = simulation.options().threads;
+  return threads > 0 ? threads : default_thread_count();
 }
 
 nlohmann::json settings_json(const Scene& scene, const ClothModel& cloth, int threads) {
   const auto vec = [](const glm::dvec3& v) { return nlohmann::json::array({v.x, v.y, v.z}); };
   return {{"scene", scene.path},
-          {"backend", scene.solver.backend},
+          {"backend", backend_name(scene.solver.backend)},
           {"threads", threads},
           {"fps", scene.fps},
           {"frames", scene.frames},
@@ -97,37 +86,7 @@ std::uint64_t run_fingerprint(const Scene& scene, const ClothModel& cloth) {
   settings.erase("threads");
   settings.erase("scene");
   nlohmann::json colliders = nlohmann::json::array();
-  for (const ColliderDesc& c : scene.colliders) {
-    nlohmann::json motion = nlohmann::json::array();
-    for (const MotionKey& k : c.motion) {
-      motion.push_back({k.time, k.translate.x, k.translate.y, k.translate.z, k.rotate_deg.x,
-                        k.rotate_deg.y, k.rotate_deg.z});
-    }
-    const Transform& t = c.transform;
-    colliders.push_back({static_cast<int>(c.shape),
-                         c.a.x,
-                         c.a.y,
-                         c.a.z,
-                         c.b.x,
-                         c.b.y,
-                         c.b.z,
-                         c.radius,
-                         c.path,
-                         c.grid_name,
-                         c.voxel_size,
-                         c.band,
-                         c.friction,
-                         c.restitution,
-                         c.thickness,
-                         t.scale,
-                         t.rotate_deg.x,
-                         t.rotate_deg.y,
-                         t.rotate_deg.z,
-                         t.translate.x,
-                         t.translate.y,
-                         t.translate.z,
-                         motion});
-  }
+  for (const ColliderDesc& c : scene.colliders) colliders.push_back(collider_json(c));
   settings["colliders"] = colliders;
   const std::string text = settings.dump();
   std::uint64_t h = fingerprint_bytes(text.data(), text.size(), 0);
@@ -164,18 +123,17 @@ nlohmann::json frame_json(const FrameStats& s) {
 
 }  // namespace
 
-RunSummary run_simulation(const Scene& scene, const ClothModel& cloth, const RunOptions& options,
+RunSummary run_simulation(Simulation& simulation, const RunOptions& options,
                           const FrameCallback& on_frame) {
-  const std::vector<Collider> colliders = build_colliders(scene);
-  std::unique_ptr<Solver> solver =
-      make_solver(scene.solver.backend, cloth, physics_params(scene), options.solver, colliders);
+  const Scene& scene = simulation.scene();
+  const ClothModel& cloth = cloth_model(simulation);
   const std::uint64_t fingerprint = run_fingerprint(scene, cloth);
   const std::string checkpoint_file = checkpoint_path(scene);
   std::optional<Checkpoint> checkpoint;
   if (options.resume) {
     checkpoint = read_checkpoint(checkpoint_file);
     if (checkpoint && (checkpoint->fingerprint != fingerprint ||
-                       checkpoint->state.positions.size() != cloth.mesh.positions.size())) {
+                       checkpoint->state.positions.size() != simulation.vertex_count())) {
       throw InputError(checkpoint_file +
                        ": written by a different scene or settings; run without --resume to "
                        "start over");
@@ -183,8 +141,8 @@ RunSummary run_simulation(const Scene& scene, const ClothModel& cloth, const Run
   }
 
   RunSummary summary;
-  summary.vertices = cloth.mesh.positions.size();
-  summary.triangles = cloth.mesh.triangles.size();
+  summary.vertices = simulation.vertex_count();
+  summary.triangles = simulation.triangles().size();
   summary.output_dir = scene.output.dir;
   summary.stats_path = options.stats_path.empty()
                            ? (scene.output.dir.empty() ? "" : scene.output.dir + "/") + "stats.json"
@@ -196,54 +154,36 @@ RunSummary run_simulation(const Scene& scene, const ClothModel& cloth, const Run
   }
   remove_stale_temporaries(scene);
 
-  std::vector<glm::dvec3> positions = cloth.mesh.positions;
-  std::vector<FrameStats> stats;
-  const auto record = [&](int frame, double ms) {
-    FrameStats s;
-    s.frame = frame;
-    s.strain = edge_strain(cloth.topology, positions);
-    s.penetrations = count_penetrations(colliders, positions, frame / scene.fps);
-    s.self_intersections = count_self_intersections(positions, cloth.mesh.triangles);
-    s.self_contacts = frame > 0 ? solver->self_contacts() : 0;
-    s.ms = ms;
-    stats.push_back(s);
-  };
-  int first = 1;
   std::optional<UsdCacheWriter> usd;
   const auto& formats = scene.output.formats;
   const bool want_usd = std::find(formats.begin(), formats.end(), "usd") != formats.end();
   if (checkpoint) {
-    solver->restore(checkpoint->state);
-    stats = checkpoint->stats;
-    stats.resize(std::min<std::size_t>(stats.size(), static_cast<std::size_t>(scene.frames) + 1));
-    first = checkpoint->frame + 1;
-    summary.resumed_from = checkpoint->frame;
+    SimulationState& state = checkpoint->state;
+    state.stats.resize(
+        std::min<std::size_t>(state.stats.size(), static_cast<std::size_t>(scene.frames) + 1));
+    simulation.restore_state(state);
+    summary.resumed_from = state.frame;
     if (want_usd) {
-      usd.emplace(scene.output.dir, scene.output.name, scene.fps, cloth.mesh.triangles,
-                  checkpoint->frame, checkpoint->state.positions);
+      usd.emplace(scene.output.dir, scene.output.name, scene.fps, simulation.triangles(),
+                  state.frame, state.positions);
     }
   } else {
-    write_frame(scene, 0, positions, cloth.mesh.triangles);
-    record(0, 0.0);
+    write_frame(scene, 0, simulation.positions(), simulation.triangles());
     if (want_usd) {
-      usd.emplace(scene.output.dir, scene.output.name, scene.fps, cloth.mesh.triangles, -1,
+      usd.emplace(scene.output.dir, scene.output.name, scene.fps, simulation.triangles(), -1,
                   std::vector<glm::dvec3>());
-      usd->add_frame(0, positions);
+      usd->add_frame(0, simulation.positions());
     }
   }
 
+  const int first = simulation.frame() + 1;
   const Clock::time_point start = Clock::now();
   for (int frame = first; frame <= scene.frames; ++frame) {
-    const Clock::time_point t0 = Clock::now();
-    solver->step_frame();
-    solver->copy_positions(positions);
-    const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-    check_finite(positions, frame);
-    write_frame(scene, frame, positions, cloth.mesh.triangles);
-    if (usd) usd->add_frame(frame, positions);
-    record(frame, ms);
-    write_checkpoint(checkpoint_file, {fingerprint, frame, solver->state(), stats});
-    if (on_frame) on_frame(frame, scene.frames, ms);
+    simulation.step(1);
+    write_frame(scene, frame, simulation.positions(), simulation.triangles());
+    if (usd) usd->add_frame(frame, simulation.positions());
+    write_checkpoint(checkpoint_file, {fingerprint, simulation.save_state()});
+    if (on_frame) on_frame(frame, scene.frames, simulation.stats().back().ms);
   }
   if (usd) usd->finish(scene.frames);
   const int simulated = std::max(0, scene.frames - first + 1);
@@ -252,7 +192,7 @@ RunSummary run_simulation(const Scene& scene, const ClothModel& cloth, const Run
   summary.ms_per_frame = simulated > 0 ? 1000.0 * summary.wall_seconds / simulated : 0.0;
 
   nlohmann::json frames = nlohmann::json::array();
-  for (const FrameStats& s : stats) {
+  for (const FrameStats& s : simulation.stats()) {
     summary.max_strain = std::max(summary.max_strain, s.strain.max);
     summary.max_penetrations = std::max<std::size_t>(summary.max_penetrations, s.penetrations);
     summary.max_self_intersections =
@@ -264,7 +204,7 @@ RunSummary run_simulation(const Scene& scene, const ClothModel& cloth, const Run
     frames.push_back(frame_json(s));
   }
   nlohmann::json stats_json = {
-      {"settings", settings_json(scene, cloth, worker_threads(scene, options.solver))},
+      {"settings", settings_json(scene, cloth, worker_threads(simulation))},
       {"summary",
        {{"frames", summary.frames},
         {"wall_seconds", summary.wall_seconds},

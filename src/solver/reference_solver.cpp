@@ -12,29 +12,6 @@
 
 namespace drape {
 
-double scaled_stiffness(double k, int iterations) {
-  return 1.0 - std::pow(1.0 - k, 1.0 / iterations);
-}
-
-PhysicsParams physics_params(const Scene& scene) {
-  PhysicsParams p;
-  p.fps = scene.fps;
-  p.substeps = scene.solver.substeps;
-  p.iterations = scene.solver.iterations;
-  p.gravity = scene.gravity;
-  p.wind = scene.wind;
-  p.stretch = scene.cloth.stretch;
-  p.shear = scene.cloth.shear;
-  p.bend = scene.cloth.bend;
-  p.damping = scene.cloth.damping;
-  p.self_collision.enabled = scene.cloth.self_collision;
-  p.self_collision.thickness = scene.cloth.thickness;
-  p.self_collision.friction = scene.cloth.friction;
-  p.self_collision.cell_size = scene.cloth.self_collision_cell;
-  p.self_collision.every_iteration = scene.cloth.self_collision_every_iteration;
-  return p;
-}
-
 namespace {
 
 class ReferenceSolver final : public Solver {
@@ -53,11 +30,8 @@ class ReferenceSolver final : public Solver {
         m_k_bend(scaled_stiffness(params.bend, params.iterations)),
         m_triangles(cloth.mesh.triangles) {
     if (params.self_collision.enabled) {
-      double sum = 0.0;
-      for (double l : m_topo.edge_rest_length) sum += l;
-      m_cell_size = params.self_collision.cell_size > 0.0
-                        ? params.self_collision.cell_size
-                        : sum / static_cast<double>(std::max<std::size_t>(1, m_topo.edge_count()));
+      m_cell_size = params.self_collision.cell_size > 0.0 ? params.self_collision.cell_size
+                                                          : mean_rest_edge_length(m_topo);
     }
   }
 

@@ -8,34 +8,11 @@
 #include <glm/vec3.hpp>
 
 #include "collision/collider.h"
+#include "drape/backend.h"
 #include "model/cloth.h"
+#include "solver/physics.h"
 
 namespace drape {
-
-// Self-collision (spec section 3): contacts within 1.5 x thickness are gathered from a spatial hash
-// and pushed apart to the thickness.
-struct SelfCollisionParams {
-  bool enabled = false;
-  double thickness = 0.005, friction = 0.3;
-  double cell_size = 0.0;        // hash cell, metres; 0 = the mean rest edge length
-  bool every_iteration = false;  // gather contacts every iteration instead of every substep
-};
-
-struct PhysicsParams {
-  double fps = 24.0;
-  int substeps = 4, iterations = 10;
-  glm::dvec3 gravity{0.0, -9.81, 0.0}, wind{0.0};
-  double stretch = 1.0, shear = 1.0, bend = 0.1, damping = 0.99;
-  SelfCollisionParams self_collision;
-
-  double dt() const { return 1.0 / (fps * substeps); }
-};
-
-PhysicsParams physics_params(const Scene& scene);
-
-// Iteration-independent stiffness, k' = 1 - (1 - k)^(1/n), n = constraint iterations
-// (Mueller et al. 2006, section 3.3; design doc "Conventions").
-double scaled_stiffness(double k, int iterations);
 
 // Positions and velocities in input order (float backends convert exactly both ways) and the
 // number of substeps taken, which places moving colliders in time.
@@ -87,8 +64,7 @@ int cuda_device_count();
 // "NAME (sm_XY)" of device 0, or why there is none.
 std::string cuda_device_description();
 
-// Throws InputError for an unknown backend name.
-std::unique_ptr<Solver> make_solver(const std::string& backend, const ClothModel& cloth,
+std::unique_ptr<Solver> make_solver(Backend backend, const ClothModel& cloth,
                                     const PhysicsParams& params, const SolverOptions& options = {},
                                     const std::vector<Collider>& colliders = {});
 

@@ -84,7 +84,7 @@ struct SimResult {
 };
 
 SimResult simulate(const Scene& scene, const std::vector<Collider>& colliders, int frames,
-                   const std::string& backend = "cpu", int threads = 2) {
+                   Backend backend = Backend::cpu, int threads = 2) {
   const ClothModel cloth = build_cloth(scene);
   SolverOptions options;
   options.threads = threads;
@@ -164,9 +164,9 @@ TEST(SelfCollisionSim, StackedSheetsOnASphereStayApart) {
 // cpu backend's remembered sides and edge-edge contacts keep them at zero); the sheets end apart.
 TEST(SelfCollisionSim, ReferenceBackendSeparatesStackedSheets) {
   Scene scene = testing::stacked_sheets(10, true);
-  const SimResult on = simulate(scene, sphere_only(), 24, "reference");
+  const SimResult on = simulate(scene, sphere_only(), 24, Backend::reference);
   const SimResult off =
-      simulate(testing::stacked_sheets(10, false), sphere_only(), 24, "reference");
+      simulate(testing::stacked_sheets(10, false), sphere_only(), 24, Backend::reference);
   RecordProperty("worst_intersections_on", std::to_string(on.worst_intersections));
   RecordProperty("worst_intersections_off", std::to_string(off.worst_intersections));
   EXPECT_EQ(on.last_intersections, 0u);
@@ -176,9 +176,9 @@ TEST(SelfCollisionSim, ReferenceBackendSeparatesStackedSheets) {
 
 TEST(SelfCollisionSim, CpuIsBitIdenticalAcrossRunsAndThreadCounts) {
   const Scene scene = folding_scene(24, true);
-  const SimResult a = simulate(scene, sphere_and_floor(), 20, "cpu", 1);
-  const SimResult b = simulate(scene, sphere_and_floor(), 20, "cpu", 3);
-  const SimResult c = simulate(scene, sphere_and_floor(), 20, "cpu", 3);
+  const SimResult a = simulate(scene, sphere_and_floor(), 20, Backend::cpu, 1);
+  const SimResult b = simulate(scene, sphere_and_floor(), 20, Backend::cpu, 3);
+  const SimResult c = simulate(scene, sphere_and_floor(), 20, Backend::cpu, 3);
   EXPECT_GT(a.contacts, 1000u);
   EXPECT_EQ(a.contacts, b.contacts);
   EXPECT_TRUE(a.final == b.final);

@@ -7,6 +7,7 @@
 
 #include "drape/error.h"
 #include "drape/mesh.h"
+#include "io/atomic_file.h"
 #include "io/cache.h"
 #include "test_util.h"
 

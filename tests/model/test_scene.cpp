@@ -4,6 +4,7 @@
 #include "drape/error.h"
 #include "drape/scene.h"
 #include "model/cloth.h"
+#include "model/scene_json.h"
 #include "solver/solver.h"
 #include "test_util.h"
 
@@ -55,7 +56,7 @@ TEST(Scene, DefaultsAndEveryKey) {
   const Scene d = parse_scene(cloth_with(""), "d.json");
   EXPECT_EQ(d.fps, 24);
   EXPECT_EQ(d.frames, 48);
-  EXPECT_EQ(d.solver.backend, "cpu");
+  EXPECT_EQ(d.solver.backend, Backend::cpu);
   EXPECT_EQ(d.gravity, glm::dvec3(0, -9.81, 0));
   EXPECT_EQ(d.output.formats, (std::vector<std::string>{"ply"}));
   EXPECT_FALSE(d.cloth.self_collision);
@@ -128,7 +129,7 @@ TEST(Scene, BadInputNamesFileAndKey) {
   EXPECT_EQ(error_of(R"({"frames": -1, "cloth": {)" + kGrid + "}}"),
             "s.json: frames: must be in [0, 10000000], got -1");
   EXPECT_EQ(error_of(R"({"solver": {"backend": "opencl"}, "cloth": {)" + kGrid + "}}"),
-            "s.json: solver.backend: unknown backend 'opencl'");
+            "s.json: solver.backend: unknown backend 'opencl' (known: reference, cpu, cuda)");
   EXPECT_EQ(error_of(R"({"gravity": [0, -9.81], "cloth": {)" + kGrid + "}}"),
             "s.json: gravity: must be an array of 3 numbers");
   EXPECT_EQ(error_of(R"({"output": {"formats": ["ply", "fbx"]}, "cloth": {)" + kGrid + "}}"),
@@ -195,6 +196,60 @@ TEST(Scene, EveryTriangleDegenerateIsRefused) {
   dir.write("flat.obj", "v 0 0 0\nv 1 0 0\nv 2 0 0\nf 1 2 3\n");
   const Scene s = parse_scene(R"({"cloth": {"mesh": "flat.obj"}})", dir.file("s.json"));
   EXPECT_THROW(build_cloth(s), InputError);
+}
+
+// Settings for a mesh given as arrays: every scene key but cloth.mesh, which is refused; the
+// cloth may be absent.
+TEST(Scene, SettingsTakeEveryKeyButTheMesh) {
+  const Scene s = parse_settings(R"({"fps": 30, "solver": {"backend": "reference"},
+                                     "cloth": {"pins": [1], "bend": 0.5}})",
+                                 "settings");
+  EXPECT_EQ(s.fps, 30);
+  EXPECT_EQ(s.solver.backend, Backend::reference);
+  EXPECT_EQ(s.cloth.bend, 0.5);
+  EXPECT_FALSE(s.cloth.grid.has_value());
+  EXPECT_TRUE(s.cloth.mesh_path.empty());
+  EXPECT_EQ(parse_settings("{}", "settings").cloth.stretch, 1.0);
+  const auto error = [](const std::string& text) {
+    try {
+      parse_settings(text, "settings");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error(R"({"cloth": {"mesh": "a.obj"}})"),
+            "settings: cloth.mesh: give the mesh as the positions and triangles arrays");
+  EXPECT_EQ(error(R"({"cloth": {"stretch": 3}})"),
+            "settings: cloth.stretch: must be in [0, 1], got 3");
+  EXPECT_EQ(error(R"({"cloth": 1})"), "settings: cloth: must be an object");
+}
+
+// collider_json writes what the reader reads: a collider with every key, read, written and read
+// again, gives the same JSON (the resume fingerprint hashes this form).
+TEST(Scene, ColliderJsonReadsBackToItself) {
+  const char* colliders[] = {
+      R"({"sphere": {"center": [1, 2, 3], "radius": 0.5}})",
+      R"({"box": {"min": [0, 0, 0], "max": [1, 2, 3], "radius": 0.25}})",
+      R"({"plane": {"point": [0, 1, 0], "normal": [0, 0, 1]}})",
+      R"({"mesh": "/abs/body.obj", "voxel_size": 0.01, "band": 4})",
+      R"({"vdb": "/abs/body.vdb", "grid": "surface"})",
+      R"({"nvdb": "/abs/body.nvdb"})",
+  };
+  const std::string shared = R"("friction": 0.1, "restitution": 0.2, "thickness": 0.003,
+      "transform": {"scale": 2, "rotate_deg": [10, 20, 30], "translate": [1, 2, 3]},
+      "motion": [{"time": 0, "translate": [0, 0, 0], "rotate_deg": [0, 0, 0]},
+                 {"time": 1, "translate": [0, 1, 0], "rotate_deg": [0, 90, 0]}])";
+  for (const std::string shape : colliders) {
+    const std::string entry = shape.substr(0, shape.size() - 1) + ", " + shared + "}";
+    const Scene s =
+        parse_scene(R"({"cloth": {)" + kGrid + R"(}, "colliders": [)" + entry + "]}", "s.json");
+    const nlohmann::json written = collider_json(s.colliders.at(0));
+    EXPECT_EQ(written, nlohmann::json::parse(entry)) << shape;
+    const Scene again = parse_scene(
+        R"({"cloth": {)" + kGrid + R"(}, "colliders": [)" + written.dump() + "]}", "s.json");
+    EXPECT_EQ(collider_json(again.colliders.at(0)), written) << shape;
+  }
 }
 
 }  // namespace

@@ -47,14 +47,14 @@ TEST(Solvers, ExtremeSettingsStayFinite) {
     scene.cloth.pins.indices = {0, 15};
     c.apply(scene);
     const ClothModel cloth = build_cloth(scene);
-    for (const char* backend : {"reference", "cpu"}) {
+    for (Backend backend : {Backend::reference, Backend::cpu}) {
       auto solver = make_solver(backend, cloth, physics_params(scene));
       std::vector<glm::dvec3> x;
       for (int f = 0; f < 12; ++f) solver->step_frame();
       solver->copy_positions(x);
       for (const glm::dvec3& p : x) {
         ASSERT_TRUE(std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z))
-            << c.name << " on " << backend;
+            << c.name << " on " << backend_name(backend);
       }
     }
   }

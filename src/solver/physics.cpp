@@ -1,0 +1,30 @@
+#include "solver/physics.h"
+
+#include <cmath>
+
+namespace drape {
+
+double scaled_stiffness(double k, int iterations) {
+  return 1.0 - std::pow(1.0 - k, 1.0 / iterations);
+}
+
+PhysicsParams physics_params(const Scene& scene) {
+  PhysicsParams p;
+  p.fps = scene.fps;
+  p.substeps = scene.solver.substeps;
+  p.iterations = scene.solver.iterations;
+  p.gravity = scene.gravity;
+  p.wind = scene.wind;
+  p.stretch = scene.cloth.stretch;
+  p.shear = scene.cloth.shear;
+  p.bend = scene.cloth.bend;
+  p.damping = scene.cloth.damping;
+  p.self_collision.enabled = scene.cloth.self_collision;
+  p.self_collision.thickness = scene.cloth.thickness;
+  p.self_collision.friction = scene.cloth.friction;
+  p.self_collision.cell_size = scene.cloth.self_collision_cell;
+  p.self_collision.every_iteration = scene.cloth.self_collision_every_iteration;
+  return p;
+}
+
+}  // namespace drape
