@@ -75,4 +75,13 @@ DRAPE_HD inline void project_bend(std::uint32_t k, ParticleView s, BendView c, f
   for (int i = 0; i < 4; ++i) s.p[idx[i]] += dp[i];
 }
 
+// The bend pairs of a colour batch, for a launch layer's for_each (or for_each_pack on the cpu
+// backend, which projects four pairs at once with pack4, kernels/bend_pack.h).
+struct ProjectBend {
+  ParticleView s;
+  BendView c;
+  float k_prime;
+  DRAPE_HD void operator()(std::uint32_t k) const { project_bend(k, s, c, k_prime); }
+};
+
 }  // namespace drape::kernels

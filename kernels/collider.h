@@ -18,6 +18,7 @@
 #include <glm/vec3.hpp>
 
 #include "kernels/hd.h"
+#include "kernels/views.h"
 
 namespace drape::kernels {
 
@@ -228,6 +229,19 @@ DRAPE_HD void collide_range(const ColliderView& c, V* p, const V* x_start, const
     if (inv_mass[i] != 0.0f) collide(c, p[i], x_start[i]);
   }
 }
+
+// Every collider against vertices [begin, end), in scene order, for a launch layer's
+// for_each_chunk: vertices are independent, so a chunk may take one collider after the other and
+// reuse a level set's accessor along it.
+struct CollideChunk {
+  const ColliderView* colliders;
+  std::uint32_t count;
+  ParticleView s;
+  DRAPE_HD void operator()(std::uint32_t begin, std::uint32_t end) const {
+    for (std::uint32_t c = 0; c < count; ++c)
+      collide_range(colliders[c], s.p, s.x, s.w, begin, end);
+  }
+};
 
 // The signed distance of a world point to a collider at its current placement, in world units;
 // `far` (a large positive value) outside a level set's band.

@@ -36,4 +36,12 @@ DRAPE_HD inline void project_distance(std::uint32_t k, ParticleView s, DistanceV
   }
 }
 
+// The constraints of a colour batch, for a launch layer's for_each.
+struct ProjectDistance {
+  ParticleView s;
+  DistanceView c;
+  float k_prime;
+  DRAPE_HD void operator()(std::uint32_t k) const { project_distance(k, s, c, k_prime); }
+};
+
 }  // namespace drape::kernels

@@ -22,4 +22,19 @@ DRAPE_HD inline void update_velocity(std::uint32_t i, ParticleView s, float dt) 
   s.x[i] = s.p[i];
 }
 
+// The two steps over all vertices, as functors for a launch layer's for_each.
+struct Predict {
+  ParticleView s;
+  float dt;
+  glm::vec3 accel;
+  float damping;
+  DRAPE_HD void operator()(std::uint32_t i) const { predict(i, s, dt, accel, damping); }
+};
+
+struct UpdateVelocity {
+  ParticleView s;
+  float dt;
+  DRAPE_HD void operator()(std::uint32_t i) const { update_velocity(i, s, dt); }
+};
+
 }  // namespace drape::kernels

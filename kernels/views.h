@@ -8,6 +8,9 @@
 
 namespace drape::kernels {
 
+// No index: an empty bucket, an unassigned colour.
+constexpr std::uint32_t kNone = 0xffffffffu;
+
 struct ParticleView {
   glm::vec3* x;    // positions at the start of the substep
   glm::vec3* p;    // predicted positions, projected in place

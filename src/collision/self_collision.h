@@ -7,13 +7,20 @@
 // contact computes its correction; the active contacts are selected, their vertex slots sorted by
 // vertex, and every vertex they touch applies the mean of its own.
 #pragma once
+
 #include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "collision/candidate_rows.h"
+#include "collision/hash_grid.h"
 #include "drape/error.h"
-#include "kernels/self_collision.h"
+#include "kernels/geometry.h"
+#include "kernels/pair_query.h"
+#include "kernels/self_contact.h"
+#include "model/cloth.h"
+#include "solver/physics.h"
 
 namespace drape {
 
@@ -22,129 +29,6 @@ namespace drape {
 constexpr float kSearchMargin = 0.5f;
 // Contact-only passes after the last iteration of a substep.
 constexpr int kSettlePasses = 4;
-
-template <class Exec>
-class HashGrid {
-  template <class T>
-  using Buffer = typename Exec::template Buffer<T>;
-
- public:
-  // Hashes items [0, n) by their bounding spheres sphere(i) (centre, radius), cells of `cell`.
-  template <class Sphere>
-  void build(const Exec& exec, std::uint32_t n, float cell, Sphere sphere) {
-    std::uint32_t table = 1;
-    while (table < 8 * n) table *= 2;
-    m_keys.resize(n);
-    m_items.resize(n);
-    m_spheres.resize(n);
-    m_runs.resize(table);
-    m_view.inv_cell = 1.0f / cell;
-    m_view.mask = table - 1;
-    std::uint32_t* keys = m_keys.data();
-    std::uint32_t* items = m_items.data();
-    glm::vec4* spheres = m_spheres.data();
-    glm::uvec2* runs = m_runs.data();
-    const float inv_cell = m_view.inv_cell;
-    const std::uint32_t mask = m_view.mask;
-    exec.for_each(0, n, [=] DRAPE_HD(std::uint32_t i) {
-      const glm::vec4 s = sphere(i);
-      keys[i] = kernels::bucket_of(kernels::cell_of(glm::vec3(s.x, s.y, s.z), inv_cell), mask);
-      items[i] = i;
-    });
-    exec.sort_pairs(keys, items, n);
-    // The entries' spheres in sorted order, read in sequence by the queries.
-    exec.for_each(0, n, [=] DRAPE_HD(std::uint32_t k) { spheres[k] = sphere(items[k]); });
-    exec.for_each(0, table, [=] DRAPE_HD(std::uint32_t b) { runs[b].x = kernels::kNone; });
-    exec.for_each(0, n, [=] DRAPE_HD(std::uint32_t i) { kernels::mark_run(i, keys, n, runs); });
-    m_view.runs = runs;
-    m_view.items = items;
-    m_view.spheres = spheres;
-  }
-
-  const kernels::HashGridView& view() const { return m_view; }
-  std::size_t bytes() const {
-    return m_keys.bytes() + m_items.bytes() + m_spheres.bytes() + m_runs.bytes();
-  }
-
- private:
-  Buffer<std::uint32_t> m_keys, m_items;
-  Buffer<glm::uvec2> m_runs;
-  Buffer<glm::vec4> m_spheres;
-  kernels::HashGridView m_view;
-};
-
-// Candidate pairs of queries [0, n): query(i, row, capacity) writes up to `capacity` entries
-// (partners of i, of type T) into its row and returns how many it found; rows that overflow make
-// the capacity double and the pass run again. The counts' prefix sum then places every query's
-// pairs in a list.
-template <class Exec, class T>
-class CandidateRows {
-  template <class U>
-  using Buffer = typename Exec::template Buffer<U>;
-
- public:
-  void resize(std::uint32_t n) {
-    m_n = n;
-    m_counts.resize(n);
-    m_offsets.resize(n);
-  }
-
-  // Returns the number of pairs.
-  template <class Query>
-  std::uint32_t gather(const Exec& exec, Query query) {
-    std::uint32_t* counts = m_counts.data();
-    for (;;) {
-      m_rows.resize(static_cast<std::size_t>(m_n) * m_capacity);
-      T* rows = m_rows.data();
-      const std::uint32_t capacity = m_capacity;
-      exec.for_each_uneven(0, m_n, [=] DRAPE_HD(std::uint32_t i) {
-        counts[i] = query(i, rows + static_cast<std::size_t>(i) * capacity, capacity);
-      });
-      const std::uint32_t most = m_n > 0 ? exec.max_value(counts, m_n) : 0u;
-      if (most <= m_capacity) break;
-      while (m_capacity < most) m_capacity *= 2;
-    }
-    return exec.exclusive_scan(counts, m_offsets.data(), m_n);
-  }
-
-  // Calls make(i, entry, base + index in the list) for every pair.
-  template <class Make>
-  void emit(const Exec& exec, std::uint32_t base, Make make) {
-    const std::uint32_t* counts = m_counts.data();
-    const std::uint32_t* offsets = m_offsets.data();
-    const T* rows = m_rows.data();
-    const std::uint32_t capacity = m_capacity;
-    exec.for_each(0, m_n, [=] DRAPE_HD(std::uint32_t i) {
-      for (std::uint32_t j = 0; j < counts[i]; ++j) {
-        make(i, rows[static_cast<std::size_t>(i) * capacity + j], base + offsets[i] + j);
-      }
-    });
-  }
-
-  kernels::PairRows<T> pairs() { return {m_rows.data(), m_counts.data(), m_capacity}; }
-
-  // The pairs (query, entry) on the host, in list order.
-  std::vector<std::pair<std::uint32_t, T>> download() const {
-    std::vector<std::uint32_t> counts;
-    std::vector<T> rows;
-    m_counts.download(counts);
-    m_rows.download(rows);
-    std::vector<std::pair<std::uint32_t, T>> pairs;
-    for (std::uint32_t i = 0; i < m_n; ++i) {
-      for (std::uint32_t j = 0; j < counts[i]; ++j) {
-        pairs.emplace_back(i, rows[static_cast<std::size_t>(i) * m_capacity + j]);
-      }
-    }
-    return pairs;
-  }
-
-  std::size_t bytes() const { return m_counts.bytes() + m_offsets.bytes() + m_rows.bytes(); }
-
- private:
-  std::uint32_t m_n = 0, m_capacity = 16;
-  Buffer<std::uint32_t> m_counts, m_offsets;
-  Buffer<T> m_rows;
-};
 
 template <class Exec>
 class SelfCollision {
@@ -223,26 +107,6 @@ class SelfCollision {
     build_near_rows(rest.data(), w);
   }
 
-  // Each vertex's near-group row from the rest pairs: the pairs the same search finds at the rest
-  // positions x. Public only because CUDA's extended lambdas may not live in constructors or
-  // private member functions.
-  void build_near_rows(const glm::vec3* x, const float* w) {
-    CandidateRows<Exec, std::uint64_t> rest_pairs;
-    rest_pairs.resize(m_vertices);
-    find_pairs(x, w, rest_pairs);
-    const kernels::PairRows<std::uint64_t> found = rest_pairs.pairs();
-    const kernels::SelfView sv = view();
-    const std::uint32_t* owned_edges = m_owned.data();
-    const std::uint32_t* owned_tris = m_owned_triangles.data();
-    m_near.resize(m_vertices);
-    m_near.gather(m_exec,
-                  [=] DRAPE_HD(std::uint32_t v, std::uint64_t * row, std::uint32_t capacity) {
-                    return kernels::near_group_row(v, found.row(v), found.counts[v], row, capacity,
-                                                   owned_edges, owned_tris, w, sv);
-                  });
-    m_view.near = m_near.pairs();
-  }
-
   bool every_iteration() const { return m_every_iteration; }
 
   // The triangles self-collision uses (the non-degenerate ones), on the host.
@@ -316,121 +180,9 @@ class SelfCollision {
     m_grid.build(m_exec, m_vertices,
                  std::max(m_base_cell, 2.0f * (2.0f * group_radius + sv.radius)),
                  [=] DRAPE_HD(std::uint32_t v) { return groups[v]; });
-    const kernels::HashGridView grid = m_grid.view();
     return rows.gather(
-        m_exec, [=] DRAPE_HD(std::uint32_t v, std::uint64_t * row, std::uint32_t capacity) {
-          std::uint32_t n = 0;
-          const auto keep = [&](std::uint64_t pair) {
-            if (n < capacity) row[n] = pair;
-            ++n;
-          };
-          const float r = sv.radius;
-          const std::uint32_t near_count = sv.near.rows != nullptr ? sv.near.counts[v] : 0;
-          const std::uint64_t* near_row = near_count > 0 ? sv.near.row(v) : nullptr;
-          const auto near = [r](const glm::vec3& x, const glm::vec4& sphere) {
-            const glm::vec3 d = x - glm::vec3(sphere.x, sphere.y, sphere.z);
-            return glm::dot(d, d) < (sphere.w + r) * (sphere.w + r);
-          };
-          const glm::vec3 pv = p[v];
-          const glm::vec4 gv = groups[v];
-          const std::uint32_t tv = owned_tris[v], tv_end = owned_tris[v + 1];
-          const std::uint32_t ev = owned[v], ev_end = owned[v + 1];
-          // Point `point` at `at` and triangle t are within the radius: the sphere test, then the
-          // exact test; `rest` rules out a pair between the two.
-          const auto point_meets = [&](std::uint32_t point, const glm::vec3& at, std::uint32_t t,
-                                       auto rest) {
-            return near(at, tri_spheres[t]) && !rest() &&
-                   kernels::point_triangle_candidate(point, t, p, w, sv);
-          };
-          // Edge e of v and edge f are within the radius: the spheres' test, the gap test, the
-          // exact test. `rest` rules out a pair between the first two.
-          const auto edges_meet = [&](std::uint32_t e, std::uint32_t f, const glm::vec4& fs,
-                                      auto rest) {
-            const glm::vec4 es = edge_spheres[e];
-            const glm::vec3 d(es.x - fs.x, es.y - fs.y, es.z - fs.z);
-            const float limit = es.w + fs.w + r;
-            return glm::dot(d, d) < limit * limit && !rest() &&
-                   !kernels::segments_apart(d, halves[e], halves[f], r) &&
-                   kernels::edge_edge_candidate(e, f, p, w, sv);
-          };
-          // Group u met, `walk` at or before its run in v's near-group row.
-          const auto visit = [&](std::uint32_t u, std::uint32_t& walk) {
-            while (walk < near_count && static_cast<std::uint32_t>(near_row[walk] >> 32) < u)
-              ++walk;
-            const glm::vec3 pu = p[u];
-            const std::uint32_t tu = owned_tris[u], eu = owned[u];
-            // A group in v's near-group row: test its open pairs only, or skip its rest pairs.
-            std::uint32_t k = walk;
-            const auto header = [&](std::uint32_t what) {
-              return k < near_count &&
-                     near_row[k] == kernels::group_pair(u, kernels::PairKind::header, what);
-            };
-            if (header(kernels::kOpenPairs)) {
-              for (++k; k < near_count && static_cast<std::uint32_t>(near_row[k] >> 32) == u; ++k) {
-                const kernels::PairKey key = kernels::split_pair(near_row[k]);
-                const auto listed = [] { return false; };
-                bool hit;
-                if (key.kind == kernels::PairKind::point_on_mine) {
-                  hit = point_meets(u, pu, tv + key.a, listed);
-                } else if (key.kind == kernels::PairKind::point_on_theirs) {
-                  hit = point_meets(v, pv, tu + key.a, listed);
-                } else {
-                  hit = edges_meet(ev + key.a, eu + key.b, edge_spheres[eu + key.b], listed);
-                }
-                if (hit) keep(near_row[k]);
-              }
-              return;
-            }
-            k = header(kernels::kRestPairs) ? k + 1 : near_count;
-            // Otherwise every pair but the rest pairs, which are walked in step with the pairs.
-            const auto rest = [&](std::uint64_t pair) {
-              while (k < near_count && near_row[k] < pair) ++k;
-              return k < near_count && near_row[k] == pair;
-            };
-            for (std::uint32_t t = tv; t < tv_end; ++t) {
-              const auto pair = kernels::group_pair(u, kernels::PairKind::point_on_mine, t - tv);
-              if (point_meets(u, pu, t, [&] { return rest(pair); })) keep(pair);
-            }
-            for (std::uint32_t t = tu; t < owned_tris[u + 1]; ++t) {
-              const auto pair = kernels::group_pair(u, kernels::PairKind::point_on_theirs, t - tu);
-              if (point_meets(v, pv, t, [&] { return rest(pair); })) keep(pair);
-            }
-            for (std::uint32_t f = eu; f < owned[u + 1]; ++f) {
-              // An edge of u beyond the reach of v's whole group meets none of its edges.
-              const glm::vec4 fs = edge_spheres[f];
-              const glm::vec3 g(gv.x - fs.x, gv.y - fs.y, gv.z - fs.z);
-              if (!(glm::dot(g, g) < (gv.w + fs.w + r) * (gv.w + fs.w + r))) continue;
-              for (std::uint32_t e = ev; e < ev_end; ++e) {
-                const auto pair = kernels::group_pair(u, kernels::PairKind::edges, e - ev, f - eu);
-                if (edges_meet(e, f, fs, [&] { return rest(pair); })) keep(pair);
-              }
-            }
-          };
-          // The groups met are visited in ascending order, in batches, so that a row comes out
-          // sorted whatever the grid's cells and buckets, and v's near-group row is walked in step.
-          std::uint32_t met[kernels::kMetBatch];
-          std::uint32_t m = 0;
-          bool batched = false;
-          const auto flush = [&] {
-            kernels::sort_row(met, m);
-            std::uint32_t walk = 0;
-            for (std::uint32_t i = 0; i < m; ++i) visit(met[i], walk);
-            m = 0;
-          };
-          kernels::for_each_near(
-              grid, gv, r, group_radius,
-              [&](std::uint32_t u, const glm::vec4&) {
-                met[m++] = u;
-                if (m == kernels::kMetBatch) {
-                  flush();
-                  batched = true;
-                }
-              },
-              v);
-          flush();
-          if (batched && n <= capacity) kernels::sort_row(row, n);
-          return n;
-        });
+        m_exec, kernels::PairQuery{p, w, sv, owned, owned_tris, edge_spheres, halves, tri_spheres,
+                                   groups, m_grid.view(), group_radius});
   }
 
   // Finds the contacts at the current positions p (sides from the start positions x).
@@ -488,6 +240,18 @@ class SelfCollision {
   }
 
  private:
+  // Each vertex's near-group row from the rest pairs: the pairs the same search finds at the rest
+  // positions x.
+  void build_near_rows(const glm::vec3* x, const float* w) {
+    CandidateRows<Exec, std::uint64_t> rest_pairs;
+    rest_pairs.resize(m_vertices);
+    find_pairs(x, w, rest_pairs);
+    m_near.resize(m_vertices);
+    m_near.gather(m_exec, kernels::NearRowQuery{rest_pairs.pairs(), m_owned.data(),
+                                                m_owned_triangles.data(), w, view()});
+    m_view.near = m_near.pairs();
+  }
+
   kernels::SelfView view() {
     kernels::SelfView v = m_view;
     v.triangles = m_tris.data();

@@ -1,14 +1,14 @@
 #include "solver/colouring.h"
 
 #include <algorithm>
-#include <limits>
 
+#include "kernels/views.h"
 #include "model/topology.h"
 
 namespace drape {
 namespace {
 
-constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+using kernels::kNone;
 
 // Constraints, the vertices they touch, and the colour each one has so far.
 class ConflictGraph {

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "collision/self_collision_pairs.h"
+#include "kernels/bend_pack.h"
 #include "solver/exec_cpu.h"
 #include "solver/parallel_solver.h"
 

@@ -6,8 +6,6 @@
 #include <cstdint>
 #include <vector>
 
-#include "kernels/bend.h"
-#include "kernels/simd_f4.h"  // before the kernels: the lane functions for F4
 #include "solver/thrust_omp.h"
 
 namespace drape::exec {
@@ -61,19 +59,16 @@ struct CpuExec {
     }
   }
 
-  // A colour batch of bend pairs, four pairs per F4 pack. Pairs of one colour share no vertex, so
-  // a pack scatters without conflict, and packs are formed from the batch alone, so the result
-  // does not depend on the thread count. A remainder of fewer than four runs the float kernel,
-  // which computes what a lane computes.
-  void project_bend_batch(std::uint32_t begin, std::uint32_t end, kernels::ParticleView s,
-                          kernels::BendView c, float k_prime) const {
+  // Runs f on [begin, end) four iterations at a time where f has a four-lane form: pack4(f, k),
+  // found by argument-dependent lookup (kernels/bend_pack.h), computes iterations k..k+3 bit for
+  // bit as f does one by one. Packs are formed from the range alone and the remainder runs f, so
+  // the result does not depend on the thread count. Iterations of one call touch disjoint data.
+  template <class F>
+  void for_each_pack(std::uint32_t begin, std::uint32_t end, F f) const {
     const std::int64_t packs = (static_cast<std::int64_t>(end) - begin) / 4;
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1 && packs >= 64)
-    for (std::int64_t g = 0; g < packs; ++g)
-      project_bend_pack(begin + 4 * static_cast<std::uint32_t>(g), s, c, k_prime);
-    for (std::uint32_t k = begin + 4 * static_cast<std::uint32_t>(packs); k < end; ++k) {
-      kernels::project_bend(k, s, c, k_prime);
-    }
+    for (std::int64_t g = 0; g < packs; ++g) pack4(f, begin + 4 * static_cast<std::uint32_t>(g));
+    for (std::uint32_t k = begin + 4 * static_cast<std::uint32_t>(packs); k < end; ++k) f(k);
   }
 
   // Thrust's OpenMP system on this executor's threads (thrust_omp.cpp).
@@ -97,37 +92,6 @@ struct CpuExec {
   }
 
   void synchronize() const {}
-
- private:
-  static void project_bend_pack(std::uint32_t k, kernels::ParticleView s, kernels::BendView c,
-                                float k_prime) {
-    static_assert(sizeof(glm::vec3) == 3 * sizeof(float), "positions are packed x, y, z floats");
-    using kernels::F4;
-    const std::uint32_t* roles[4] = {c.v1 + k, c.v2 + k, c.v3 + k, c.v4 + k};
-    kernels::Vec3<F4> p[4];
-    F4 w[4];
-    for (int j = 0; j < 4; ++j) {
-      const std::uint32_t* v = roles[j];
-      p[j] = {F4::gather(&s.p[0].x, v, 3), F4::gather(&s.p[0].y, v, 3),
-              F4::gather(&s.p[0].z, v, 3)};
-      w[j] = F4::gather(s.w, v, 1);
-    }
-    const std::uint32_t next[4] = {k, k + 1, k + 2, k + 3};
-    const F4 rest = F4::gather(c.rest_angle, next, 1);
-    kernels::Vec3<F4> q[4];
-    const F4 coeff = kernels::bend_coefficient(p, w, rest, F4::splat(k_prime), q);
-    for (int j = 0; j < 4; ++j) {
-      const F4 scale = w[j] * coeff;
-      const kernels::Vec3<F4> dp = q[j] * scale;
-      for (int lane = 0; lane < 4; ++lane) {
-        if (coeff[lane] == 0.0f) continue;
-        glm::vec3& target = s.p[roles[j][lane]];
-        target.x += dp.x[lane];
-        target.y += dp.y[lane];
-        target.z += dp.z[lane];
-      }
-    }
-  }
 };
 
 }  // namespace drape::exec

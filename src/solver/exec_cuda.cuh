@@ -16,7 +16,6 @@
 #include <vector>
 
 #include "drape/error.h"
-#include "kernels/bend.h"
 
 #define DRAPE_CUDA_CHECK(call) ::drape::exec::cuda_check((call), #call, __FILE__, __LINE__)
 
@@ -110,10 +109,10 @@ struct CudaExec {
     for_each(begin, end, [=] __device__(std::uint32_t i) { f(i, i + 1); });
   }
 
-  void project_bend_batch(std::uint32_t begin, std::uint32_t end, kernels::ParticleView s,
-                          kernels::BendView c, float k_prime) const {
-    for_each(begin, end,
-             [=] __device__(std::uint32_t k) { kernels::project_bend(k, s, c, k_prime); });
+  // One GPU thread per iteration: four-lane packs are a cpu matter (CpuExec::for_each_pack).
+  template <class F>
+  void for_each_pack(std::uint32_t begin, std::uint32_t end, F f) const {
+    for_each(begin, end, f);
   }
 
   void sort_pairs(std::uint32_t* keys, std::uint32_t* values, std::uint32_t n) const {

@@ -3,6 +3,7 @@
 // per-constraint work is the DRAPE_HD code in kernels/. Colours are projected one after another,
 // each colour's constraints in parallel (they share no vertex).
 #pragma once
+
 #include <cmath>
 #include <memory>
 #include <vector>
@@ -105,37 +106,29 @@ class ParallelSolver final : public Solver {
            m_bend_v4.bytes() + m_bend_rest.bytes() + (m_self ? m_self->bytes() : 0);
   }
 
-  // Public only because CUDA's extended lambdas may not live in private member functions.
+ private:
   void substep() {
     const kernels::ParticleView s = particles();
     const float dt = static_cast<float>(m_params.dt());
-    const glm::vec3 accel(m_params.gravity + m_params.wind);
-    const float damping = static_cast<float>(m_params.damping);
     m_exec.for_each(0, m_vertices,
-                    [=] DRAPE_HD(std::uint32_t i) { kernels::predict(i, s, dt, accel, damping); });
+                    kernels::Predict{s, dt, glm::vec3(m_params.gravity + m_params.wind),
+                                     static_cast<float>(m_params.damping)});
     const kernels::DistanceView stretch{m_stretch_v0.data(), m_stretch_v1.data(),
                                         m_stretch_rest.data()};
     const kernels::DistanceView shear{m_shear_v0.data(), m_shear_v1.data(), m_shear_rest.data()};
     const kernels::BendView bend{m_bend_v1.data(), m_bend_v2.data(), m_bend_v3.data(),
                                  m_bend_v4.data(), m_bend_rest.data()};
-    const kernels::ColliderView* colliders = upload_collider_views();
-    const auto collider_count = static_cast<std::uint32_t>(m_colliders.size());
+    const kernels::CollideChunk collide{upload_collider_views(),
+                                        static_cast<std::uint32_t>(m_colliders.size()), s};
     if (m_self && !m_self->every_iteration()) m_self->rebuild(s);
     for (int it = 0; it < m_params.iterations; ++it) {
-      project_distance_colours(m_stretch_offsets, s, stretch, m_k_stretch);
+      for_each_colour(m_stretch_offsets, kernels::ProjectDistance{s, stretch, m_k_stretch});
       for (std::size_t c = 0; c + 1 < m_bend_offsets.size(); ++c) {
-        m_exec.project_bend_batch(m_bend_offsets[c], m_bend_offsets[c + 1], s, bend, m_k_bend);
+        m_exec.for_each_pack(m_bend_offsets[c], m_bend_offsets[c + 1],
+                             kernels::ProjectBend{s, bend, m_k_bend});
       }
-      project_distance_colours(m_shear_offsets, s, shear, m_k_shear);
-      if (collider_count > 0) {
-        // Per vertex the colliders come in scene order; vertices are independent, so each
-        // chunk may take one collider after the other and reuse a level set's accessor.
-        m_exec.for_each_chunk(0, m_vertices, [=] DRAPE_HD(std::uint32_t b, std::uint32_t e) {
-          for (std::uint32_t c = 0; c < collider_count; ++c) {
-            kernels::collide_range(colliders[c], s.p, s.x, s.w, b, e);
-          }
-        });
-      }
+      for_each_colour(m_shear_offsets, kernels::ProjectDistance{s, shear, m_k_shear});
+      if (collide.count > 0) m_exec.for_each_chunk(0, m_vertices, collide);
       if (m_self) {
         if (m_self->every_iteration()) m_self->rebuild(s);
         m_self->project(s);
@@ -143,16 +136,14 @@ class ParallelSolver final : public Solver {
     }
     if (m_self) m_self->settle(s);
     ++m_substeps_done;
-    m_exec.for_each(0, m_vertices,
-                    [=] DRAPE_HD(std::uint32_t i) { kernels::update_velocity(i, s, dt); });
+    m_exec.for_each(0, m_vertices, kernels::UpdateVelocity{s, dt});
   }
 
-  void project_distance_colours(const std::vector<std::uint32_t>& offsets, kernels::ParticleView s,
-                                kernels::DistanceView c, float k_prime) {
+  // Colour after colour; the constraints of one colour share no vertex and run in parallel.
+  template <class Project>
+  void for_each_colour(const std::vector<std::uint32_t>& offsets, Project project) {
     for (std::size_t colour = 0; colour + 1 < offsets.size(); ++colour) {
-      m_exec.for_each(offsets[colour], offsets[colour + 1], [=] DRAPE_HD(std::uint32_t k) {
-        kernels::project_distance(k, s, c, k_prime);
-      });
+      m_exec.for_each(offsets[colour], offsets[colour + 1], project);
     }
   }
 
@@ -170,7 +161,6 @@ class ParallelSolver final : public Solver {
     return m_collider_views.data();
   }
 
- private:
   template <class T, class S>
   static void upload_sorted(const std::vector<std::uint32_t>& order, const std::vector<S>& values,
                             Buffer<T>& buffer) {

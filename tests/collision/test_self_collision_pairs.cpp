@@ -12,7 +12,7 @@
 #include "collision/self_collision_pairs.h"
 #include "collision/self_intersection.h"
 #include "drape/error.h"
-#include "kernels/self_collision.h"
+#include "kernels/geometry.h"
 #include "model/cloth.h"
 #include "model/primitives.h"
 #include "solver/reference_constraints.h"

@@ -1,0 +1,44 @@
+// Four bend pairs at once for the cpu backend (host only): the pack form of ProjectBend that
+// CpuExec::for_each_pack calls. Pairs of one colour share no vertex, so a pack scatters without
+// conflict, and each lane computes bit for bit what project_bend computes for its pair (the F4
+// operations are lane-wise IEEE float; tests/solver/test_kernels.cpp checks it).
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/bend.h"
+#include "kernels/simd_f4.h"  // before bend.h: the lane functions for F4
+
+namespace drape::kernels {
+
+// Pairs k..k+3 of the batch of `f`.
+inline void pack4(const ProjectBend& f, std::uint32_t k) {
+  static_assert(sizeof(glm::vec3) == 3 * sizeof(float), "positions are packed x, y, z floats");
+  const ParticleView& s = f.s;
+  const BendView& c = f.c;
+  const std::uint32_t* roles[4] = {c.v1 + k, c.v2 + k, c.v3 + k, c.v4 + k};
+  Vec3<F4> p[4];
+  F4 w[4];
+  for (int j = 0; j < 4; ++j) {
+    const std::uint32_t* v = roles[j];
+    p[j] = {F4::gather(&s.p[0].x, v, 3), F4::gather(&s.p[0].y, v, 3), F4::gather(&s.p[0].z, v, 3)};
+    w[j] = F4::gather(s.w, v, 1);
+  }
+  const std::uint32_t next[4] = {k, k + 1, k + 2, k + 3};
+  const F4 rest = F4::gather(c.rest_angle, next, 1);
+  Vec3<F4> q[4];
+  const F4 coeff = bend_coefficient(p, w, rest, F4::splat(f.k_prime), q);
+  for (int j = 0; j < 4; ++j) {
+    const F4 scale = w[j] * coeff;
+    const Vec3<F4> dp = q[j] * scale;
+    for (int lane = 0; lane < 4; ++lane) {
+      if (coeff[lane] == 0.0f) continue;
+      glm::vec3& target = s.p[roles[j][lane]];
+      target.x += dp.x[lane];
+      target.y += dp.y[lane];
+      target.z += dp.z[lane];
+    }
+  }
+}
+
+}  // namespace drape::kernels

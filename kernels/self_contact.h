@@ -1,0 +1,170 @@
+// Self-collision contacts (spec section 3): a candidate pair becomes a one-sided constraint that
+// keeps the side the pair had at the start of the substep, projected Jacobi-style so that the
+// result does not depend on the thread count.
+#pragma once
+
+#include <cstdint>
+
+#include <glm/geometric.hpp>
+#include <glm/vec3.hpp>
+
+#include "kernels/geometry.h"
+#include "kernels/hd.h"
+#include "kernels/self_candidates.h"
+#include "kernels/views.h"
+
+namespace drape::kernels {
+
+enum class ContactKind : std::uint32_t { point_triangle = 0, edge_edge = 1 };
+
+// A contact of four vertices: point-triangle (point, a, b, c) or edge-edge (a, b, c, d). `side`
+// is the unit direction the first element must stay on, taken at the start of the substep: the
+// triangle's normal towards the point, or from edge cd to edge ab.
+struct Contact {
+  std::uint32_t v[4];
+  ContactKind kind;
+  glm::vec3 side;
+};
+
+// The side of a point-triangle pair at positions x: the unit normal of abc turned towards the
+// point. False when the triangle is degenerate.
+DRAPE_HD inline bool point_triangle_side(const glm::vec3& p, const glm::vec3& a, const glm::vec3& b,
+                                         const glm::vec3& c, glm::vec3& side) {
+  const glm::vec3 n = glm::cross(b - a, c - a);
+  const float len = glm::length(n);
+  if (!(len > 1e-12f)) return false;
+  side = glm::dot(p - a, n) >= 0.0f ? n / len : -n / len;
+  return true;
+}
+
+// The side of an edge pair at positions x: from the closest point of cd to that of ab; where the
+// edges touch, the normal of the plane they span, turned towards fallback() (the same at
+// positions p), which is called only then.
+template <class Fallback>
+DRAPE_HD bool edge_edge_side(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c,
+                             const glm::vec3& d, Fallback fallback, glm::vec3& side) {
+  float s, t;
+  closest_on_segments(a, b, c, d, s, t);
+  glm::vec3 n = (a + s * (b - a)) - (c + t * (d - c));
+  float len = glm::length(n);
+  if (!(len > 1e-9f)) {
+    n = glm::cross(b - a, d - c);
+    len = glm::length(n);
+    if (!(len > 1e-12f)) return false;
+    if (glm::dot(n, fallback()) < 0.0f) n = -n;
+  }
+  side = n / len;
+  return true;
+}
+
+// A candidate pair as a contact, its side taken at the start positions (at the current ones when
+// the start is degenerate).
+DRAPE_HD inline Contact make_point_triangle(std::uint32_t v, std::uint32_t t, ParticleView s,
+                                            const SelfView& sv) {
+  const glm::uvec3 tri = sv.triangles[t];
+  Contact c{{v, tri.x, tri.y, tri.z}, ContactKind::point_triangle, glm::vec3(0.0f)};
+  if (!point_triangle_side(s.x[v], s.x[tri.x], s.x[tri.y], s.x[tri.z], c.side)) {
+    point_triangle_side(s.p[v], s.p[tri.x], s.p[tri.y], s.p[tri.z], c.side);
+  }
+  return c;
+}
+
+DRAPE_HD inline Contact make_edge_edge(std::uint32_t e, std::uint32_t f, ParticleView s,
+                                       const SelfView& sv) {
+  const std::uint32_t a = sv.edge_v0[e], b = sv.edge_v1[e], c = sv.edge_v0[f], d = sv.edge_v1[f];
+  Contact k{{a, b, c, d}, ContactKind::edge_edge, glm::vec3(0.0f)};
+  // The side at the current positions, needed only where the start is degenerate or touching.
+  const auto now = [&] {
+    glm::vec3 side(0.0f);
+    edge_edge_side(
+        s.p[a], s.p[b], s.p[c], s.p[d], [] { return glm::vec3(0.0f, 1.0f, 0.0f); }, side);
+    return side;
+  };
+  if (!edge_edge_side(s.x[a], s.x[b], s.x[c], s.x[d], now, k.side)) k.side = now();
+  return k;
+}
+
+// One contact's correction at the current positions, as displacements of its four vertices.
+// The constraint is side . (q0 - q1) >= thickness, q0 and q1 the contact points (the point and
+// its projection, or the closest points of the edges), each a weighted sum of vertices with
+// coefficients c_k. Corrections dp_k = c_k w_k lambda, lambda = ((thickness - d) side + f) / W,
+// W = sum c_k^2 w_k: momentum is conserved (sum c_k = 0) and pins (w = 0) never move. Friction
+// f removes the tangential motion of the contact points since the substep start up to `friction`
+// times the normal correction (Coulomb). Returns false when the contact is not active.
+DRAPE_HD inline bool contact_correction(const Contact& k, ParticleView s, const SelfView& sv,
+                                        glm::vec3 dp[4]) {
+  const glm::vec3 p0 = s.p[k.v[0]], p1 = s.p[k.v[1]], p2 = s.p[k.v[2]], p3 = s.p[k.v[3]];
+  float coef[4];
+  float d;
+  if (k.kind == ContactKind::point_triangle) {
+    // The spec's test: within the thickness of the plane, projecting inside the triangle.
+    d = glm::dot(p0 - p1, k.side);
+    if (d >= sv.thickness) return false;
+    const glm::vec3 n = glm::cross(p2 - p1, p3 - p1);
+    const float n2 = glm::dot(n, n);
+    if (!(n2 > 0.0f)) return false;
+    const glm::vec3 q = p0 - p1;
+    const float b = glm::dot(glm::cross(q, p3 - p1), n) / n2;
+    const float c = glm::dot(glm::cross(p2 - p1, q), n) / n2;
+    const float a = 1.0f - b - c;
+    if (a < 0.0f || b < 0.0f || c < 0.0f) return false;
+    coef[0] = 1.0f, coef[1] = -a, coef[2] = -b, coef[3] = -c;
+  } else {
+    // Any point of ab minus any point of cd is at least this far along the side: when that
+    // already clears the thickness (with a margin for rounding), the closest points are not needed.
+    const float ab = glm::min(glm::dot(p0 - p2, k.side), glm::dot(p1 - p2, k.side));
+    const float cd = glm::max(0.0f, glm::dot(p3 - p2, k.side));
+    if (ab - cd >= sv.thickness * 1.001f) return false;
+    float u, t;
+    closest_on_segments(p0, p1, p2, p3, u, t);
+    const glm::vec3 q = (p0 + u * (p1 - p0)) - (p2 + t * (p3 - p2));
+    d = glm::dot(q, k.side);
+    if (d >= sv.thickness) return false;
+    coef[0] = 1.0f - u, coef[1] = u, coef[2] = t - 1.0f, coef[3] = -t;
+  }
+  float w_sum = 0.0f;
+  glm::vec3 moved(0.0f);
+  for (int j = 0; j < 4; ++j) {
+    const float w = s.w[k.v[j]];
+    w_sum += coef[j] * coef[j] * w;
+    moved += coef[j] * (s.p[k.v[j]] - s.x[k.v[j]]);
+  }
+  if (!(w_sum > 1e-12f)) return false;
+  const float push = sv.thickness - d;
+  const glm::vec3 tangential = moved - glm::dot(moved, k.side) * k.side;
+  const float slide = glm::length(tangential);
+  const float grip = sv.friction * push;
+  const glm::vec3 friction = slide <= grip ? -tangential : tangential * (-grip / slide);
+  const glm::vec3 lambda = (push * k.side + friction) / w_sum;
+  for (int j = 0; j < 4; ++j) dp[j] = (coef[j] * s.w[k.v[j]]) * lambda;
+  return true;
+}
+
+// Contacts are applied Jacobi-style, so the result is the same on any number of threads: each
+// contact flags whether it is active and, when it is, writes its four displacements to its own
+// slots (4 c + j) ...
+DRAPE_HD inline void solve_contact(std::uint32_t c, const Contact* contacts, ParticleView s,
+                                   const SelfView& sv, glm::vec3* slot_dp, std::uint32_t* active) {
+  glm::vec3 dp[4];
+  const bool on = contact_correction(contacts[c], s, sv, dp);
+  active[c] = on ? 1u : 0u;
+  if (on) {
+    for (int j = 0; j < 4; ++j) slot_dp[4 * c + j] = dp[j];
+  }
+}
+
+// ... the slots of the active contacts are sorted by vertex, keeping slot order within a vertex
+// (`vertices` the sorted vertices, `slots` the slots, n of them), and each vertex moves by the
+// mean of its slots, summed in slot order by the thread at the start of its run.
+DRAPE_HD inline void apply_contacts(std::uint32_t i, const std::uint32_t* vertices,
+                                    const std::uint32_t* slots, std::uint32_t n,
+                                    const glm::vec3* slot_dp, ParticleView s) {
+  const std::uint32_t v = vertices[i];
+  if (i > 0 && vertices[i - 1] == v) return;
+  glm::vec3 sum(0.0f);
+  std::uint32_t k = i;
+  for (; k < n && vertices[k] == v; ++k) sum += slot_dp[slots[k]];
+  s.p[v] += sum / static_cast<float>(k - i);
+}
+
+}  // namespace drape::kernels
