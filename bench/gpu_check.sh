@@ -22,7 +22,7 @@ fi
 [ -d .deps/include/glm ] || { echo "gpu_check: .deps/ is missing: run --prepare first and carry it" >&2; exit 2; }
 command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 arch=${DRAPE_CUDA_ARCH:-90}
-cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DDRAPE_CUDA=ON \
+cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DDRAPE_CUDA=ON -DDRAPE_BUILD_BENCH=ON \
   -DCMAKE_CUDA_ARCHITECTURES="$arch" -DDRAPE_DEPS_DIR="$PWD/.deps" >/dev/null
 time cmake --build build-gpu --parallel "$(nproc)" 2>&1 | tail -n 3
 ctest --test-dir build-gpu --output-on-failure --timeout 120 2>&1 | tail -n 15

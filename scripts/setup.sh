@@ -28,5 +28,6 @@ for module in pxr:usd-core numpy:numpy pytest:pytest; do
 done
 
 build_dir=${DRAPE_BUILD_DIR:-build}
-cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release ${DRAPE_CMAKE_ARGS:-} >/dev/null
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDRAPE_BUILD_BENCH=ON \
+  ${DRAPE_CMAKE_ARGS:-} >/dev/null
 cmake --build "$build_dir"
