@@ -66,7 +66,7 @@ DRAPE_HD DRAPE_INLINE bool bend_correction(const glm::vec3 p[4], const float w[4
 }
 
 // Projects bend pair k of a colour batch in place.
-DRAPE_HD inline void project_bend(std::uint32_t k, ParticleView s, BendView c, float k_prime) {
+DRAPE_HD inline void project(std::uint32_t k, ParticleView s, BendView c, float k_prime) {
   const std::uint32_t idx[4] = {c.v1[k], c.v2[k], c.v3[k], c.v4[k]};
   const glm::vec3 p[4] = {s.p[idx[0]], s.p[idx[1]], s.p[idx[2]], s.p[idx[3]]};
   const float w[4] = {s.w[idx[0]], s.w[idx[1]], s.w[idx[2]], s.w[idx[3]]};
@@ -74,14 +74,5 @@ DRAPE_HD inline void project_bend(std::uint32_t k, ParticleView s, BendView c, f
   if (!bend_correction(p, w, c.rest_angle[k], k_prime, dp)) return;
   for (int i = 0; i < 4; ++i) s.p[idx[i]] += dp[i];
 }
-
-// The bend pairs of a colour batch, for a launch layer's for_each (or for_each_pack on the cpu
-// backend, which projects four pairs at once with pack4, kernels/bend_pack.h).
-struct ProjectBend {
-  ParticleView s;
-  BendView c;
-  float k_prime;
-  DRAPE_HD void operator()(std::uint32_t k) const { project_bend(k, s, c, k_prime); }
-};
 
 }  // namespace drape::kernels

@@ -1,6 +1,6 @@
-// Four bend pairs at once for the cpu backend (host only): the pack form of ProjectBend that
+// Four bend pairs at once for the cpu backend (host only): the pack form of the bend batch that
 // CpuExec::for_each_pack calls. Pairs of one colour share no vertex, so a pack scatters without
-// conflict, and each lane computes bit for bit what project_bend computes for its pair (the F4
+// conflict, and each lane computes bit for bit what project() computes for its pair (the F4
 // operations are lane-wise IEEE float; tests/solver/test_kernels.cpp checks it).
 #pragma once
 
@@ -12,7 +12,7 @@
 namespace drape::kernels {
 
 // Pairs k..k+3 of the batch of `f`.
-inline void pack4(const ProjectBend& f, std::uint32_t k) {
+inline void pack4(const ProjectBatch<BendView>& f, std::uint32_t k) {
   static_assert(sizeof(glm::vec3) == 3 * sizeof(float), "positions are packed x, y, z floats");
   const ParticleView& s = f.s;
   const BendView& c = f.c;

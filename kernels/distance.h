@@ -26,8 +26,7 @@ DRAPE_HD inline bool distance_correction(glm::vec3 p0, float w0, glm::vec3 p1, f
 }
 
 // Projects constraint k of a colour batch in place.
-DRAPE_HD inline void project_distance(std::uint32_t k, ParticleView s, DistanceView c,
-                                      float k_prime) {
+DRAPE_HD inline void project(std::uint32_t k, ParticleView s, DistanceView c, float k_prime) {
   const std::uint32_t a = c.v0[k], b = c.v1[k];
   glm::vec3 da, db;
   if (distance_correction(s.p[a], s.w[a], s.p[b], s.w[b], c.rest_length[k], k_prime, da, db)) {
@@ -35,13 +34,5 @@ DRAPE_HD inline void project_distance(std::uint32_t k, ParticleView s, DistanceV
     s.p[b] += db;
   }
 }
-
-// The constraints of a colour batch, for a launch layer's for_each.
-struct ProjectDistance {
-  ParticleView s;
-  DistanceView c;
-  float k_prime;
-  DRAPE_HD void operator()(std::uint32_t k) const { project_distance(k, s, c, k_prime); }
-};
 
 }  // namespace drape::kernels

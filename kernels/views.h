@@ -6,6 +6,8 @@
 
 #include <glm/vec3.hpp>
 
+#include "kernels/hd.h"
+
 namespace drape::kernels {
 
 // No index: an empty bucket, an unassigned colour.
@@ -32,6 +34,17 @@ struct BendView {
   const std::uint32_t* v3;  // wing vertices
   const std::uint32_t* v4;
   const float* rest_angle;
+};
+
+// A colour batch of one constraint kind, for a launch layer's for_each: constraint k is projected
+// in place by that kind's project(k, s, c, k_prime) (kernels/distance.h, kernels/bend.h; on the
+// cpu backend, four bend pairs at once by pack4, kernels/bend_pack.h).
+template <class View>
+struct ProjectBatch {
+  ParticleView s;
+  View c;
+  float k_prime;
+  DRAPE_HD void operator()(std::uint32_t k) const { project(k, s, c, k_prime); }
 };
 
 }  // namespace drape::kernels

@@ -113,21 +113,24 @@ class ParallelSolver final : public Solver {
     m_exec.for_each(0, m_vertices,
                     kernels::Predict{s, dt, glm::vec3(m_params.gravity + m_params.wind),
                                      static_cast<float>(m_params.damping)});
-    const kernels::DistanceView stretch{m_stretch_v0.data(), m_stretch_v1.data(),
-                                        m_stretch_rest.data()};
-    const kernels::DistanceView shear{m_shear_v0.data(), m_shear_v1.data(), m_shear_rest.data()};
-    const kernels::BendView bend{m_bend_v1.data(), m_bend_v2.data(), m_bend_v3.data(),
-                                 m_bend_v4.data(), m_bend_rest.data()};
+    const kernels::ProjectBatch<kernels::DistanceView> stretch{
+        s, {m_stretch_v0.data(), m_stretch_v1.data(), m_stretch_rest.data()}, m_k_stretch};
+    const kernels::ProjectBatch<kernels::DistanceView> shear{
+        s, {m_shear_v0.data(), m_shear_v1.data(), m_shear_rest.data()}, m_k_shear};
+    const kernels::ProjectBatch<kernels::BendView> bend{
+        s,
+        {m_bend_v1.data(), m_bend_v2.data(), m_bend_v3.data(), m_bend_v4.data(),
+         m_bend_rest.data()},
+        m_k_bend};
     const kernels::CollideChunk collide{upload_collider_views(),
                                         static_cast<std::uint32_t>(m_colliders.size()), s};
     if (m_self && !m_self->every_iteration()) m_self->rebuild(s);
     for (int it = 0; it < m_params.iterations; ++it) {
-      for_each_colour(m_stretch_offsets, kernels::ProjectDistance{s, stretch, m_k_stretch});
+      for_each_colour(m_stretch_offsets, stretch);
       for (std::size_t c = 0; c + 1 < m_bend_offsets.size(); ++c) {
-        m_exec.for_each_pack(m_bend_offsets[c], m_bend_offsets[c + 1],
-                             kernels::ProjectBend{s, bend, m_k_bend});
+        m_exec.for_each_pack(m_bend_offsets[c], m_bend_offsets[c + 1], bend);
       }
-      for_each_colour(m_shear_offsets, kernels::ProjectDistance{s, shear, m_k_shear});
+      for_each_colour(m_shear_offsets, shear);
       if (collide.count > 0) m_exec.for_each_chunk(0, m_vertices, collide);
       if (m_self) {
         if (m_self->every_iteration()) m_self->rebuild(s);

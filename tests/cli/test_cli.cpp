@@ -25,11 +25,7 @@ namespace drape {
 namespace {
 
 namespace fs = std::filesystem;
-using testing::count_files;
-using testing::kSmallScene;
-using testing::Result;
-using testing::run_drape;
-using testing::slurp;
+using namespace testing;  // cli/cli_run.h: run_drape, Result, slurp, count_files, kSmallScene
 
 TEST(Cli, SimulateWritesEveryFrameAndStats) {
   testing::TempDir dir;

@@ -26,11 +26,7 @@ namespace drape {
 namespace {
 
 namespace fs = std::filesystem;
-using testing::count_files;
-using testing::kSmallScene;
-using testing::Result;
-using testing::run_drape;
-using testing::slurp;
+using namespace testing;  // cli/cli_run.h: run_drape, Result, slurp, count_files, kSmallScene
 
 // Runs drape in `dir` and sends it SIGKILL once the cache holds `kill_at` .ply frames, after a
 // random extra delay so that the kill lands anywhere in the next frame's work or writes. Returns
