@@ -84,7 +84,7 @@ Cost measure(const drape::Scene& scene, const drape::Collider& collider, int fra
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string body = "../shared/data/bodies/mean_all.obj";
+  std::string body = std::string(DRAPE_DATA_DIR) + "/bodies/mean_all.obj";
   std::string out_path = "bench/results/colliders.json";
   int n = 128, frames = 5;
   for (int i = 1; i + 1 < argc; i += 2) {

@@ -5,7 +5,7 @@
 #   sphere_reference  data/sphere_drape.json on reference
 #   folding           data/folding_cloth.json (self-collision) on cpu (2 threads)
 #   body              a 48x48 cloth dropped on the shared body mesh (a mesh collider, 24 frames;
-#                     skipped with a note when ../shared/data is absent)
+#                     skipped with a note when $DRAPE_DATA_DIR, default ../shared/data, is absent)
 # Usage: scripts/frame_hashes.sh [DRAPE_EXE] > hashes.txt
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,7 +24,7 @@ run sphere_cpu data/sphere_drape.json --backend cpu --threads 2
 run sphere_reference data/sphere_drape.json --backend reference
 run folding data/folding_cloth.json --backend cpu --threads 2
 
-body=$(realpath -m ../shared/data/bodies/mean_all.obj)
+body=$(realpath -m "${DRAPE_DATA_DIR:-../shared/data}/bodies/mean_all.obj")
 if [ -f "$body" ]; then
   cat >"$work/body.json" <<EOF
 {
