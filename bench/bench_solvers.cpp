@@ -103,9 +103,8 @@ nlohmann::json mesh_load_benchmark() {
         drape::GridDesc g;
         g.nx = g.nz = n;
         const drape::TriMesh mesh = drape::make_grid(g);
-        drape::write_file_atomically(path, ext == "obj"
-                                               ? drape::encode_obj(mesh.positions, mesh.triangles)
-                                               : drape::encode_ply(mesh.positions, mesh.triangles));
+        drape::write_file_atomically(path, ext == "obj" ? drape::encode_obj(mesh.positions, mesh)
+                                                        : drape::encode_ply(mesh.positions, mesh));
       });
       std::vector<double> s;
       double peak = 0.0;

@@ -1,10 +1,13 @@
-// Helpers shared by the test suites: temporary folders and files.
+// Helpers shared by the test suites: temporary folders and files, meshes for the writers.
 #pragma once
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
+
+#include "drape/mesh.h"
 
 namespace drape::testing {
 
@@ -34,5 +37,12 @@ class TempDir {
  private:
   std::string m_path;
 };
+
+// A mesh of these triangles and nothing else, for the cache writers (which take positions apart).
+inline TriMesh faces(std::vector<glm::uvec3> triangles) {
+  TriMesh m;
+  m.triangles = std::move(triangles);
+  return m;
+}
 
 }  // namespace drape::testing

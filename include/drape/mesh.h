@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 
 namespace drape {
@@ -21,6 +22,20 @@ struct TriMesh {
   std::vector<glm::uvec3> triangles;  // in file order; polygons fan-triangulated in place
   std::vector<VertexGroup> groups;    // in order of first appearance
   std::size_t fan_triangulated_polygons = 0;
+
+  // Texture coordinates, when the file has them: OBJ `vt`; PLY vertex properties s/t, u/v or
+  // texture_u/texture_v, or a face list `texcoord`. Per vertex (uvs.size() == positions.size(),
+  // uv_triangles empty) or per face corner: uv_triangles[i] indexes uvs for the corners of
+  // triangles[i] (OBJ `f v/vt`), split into triangles like the faces.
+  std::vector<glm::dvec2> uvs;
+  std::vector<glm::uvec3> uv_triangles;
+  bool face_varying_uvs() const { return !uv_triangles.empty(); }
+  bool uvs_dropped = false;  // some faces had texture coordinates and others none: none kept
+
+  // OBJ `g` statements as written (e.g. "sleeve left"), and for each triangle the statement in
+  // force where its face was read; both empty when the file has none. Writers put them back.
+  std::vector<std::string> group_statements;
+  std::vector<std::uint32_t> triangle_group_statements;
 
   const VertexGroup* find_group(const std::string& name) const;
 };

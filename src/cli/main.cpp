@@ -157,6 +157,12 @@ void warn_about(const std::string& source, const ClothModel& cloth) {
         "drape: warning: %s: %zu polygons with more than 3 vertices were fan-triangulated\n",
         source.c_str(), cloth.mesh.fan_triangulated_polygons);
   }
+  if (cloth.mesh.uvs_dropped) {
+    std::fprintf(stderr,
+                 "drape: warning: %s: some faces have texture coordinates and others none; the "
+                 "cache has no UVs\n",
+                 source.c_str());
+  }
   const Topology& t = cloth.topology;
   if (t.degenerate_triangles > 0 || t.nonmanifold_edges > 0) {
     std::fprintf(stderr,

@@ -25,32 +25,50 @@ void append_raw(std::string& out, const T& value) {
 
 }  // namespace
 
-std::string encode_ply(const std::vector<glm::dvec3>& positions,
-                       const std::vector<glm::uvec3>& triangles) {
+std::string encode_ply(const std::vector<glm::dvec3>& positions, const TriMesh& mesh) {
+  const bool vertex_uvs = !mesh.uvs.empty() && !mesh.face_varying_uvs();
+  const bool corner_uvs = mesh.face_varying_uvs();
   std::string out = "ply\nformat binary_little_endian 1.0\ncomment written by drape\n";
   out += "element vertex " + std::to_string(positions.size()) + "\n";
   out += "property float x\nproperty float y\nproperty float z\n";
-  out += "element face " + std::to_string(triangles.size()) + "\n";
-  out += "property list uchar int vertex_indices\nend_header\n";
-  out.reserve(out.size() + positions.size() * 12 + triangles.size() * 13);
-  for (const glm::dvec3& p : positions) {
+  if (vertex_uvs) out += "property float s\nproperty float t\n";
+  out += "element face " + std::to_string(mesh.triangles.size()) + "\n";
+  out += "property list uchar int vertex_indices\n";
+  if (corner_uvs) out += "property list uchar float texcoord\n";
+  out += "end_header\n";
+  out.reserve(out.size() + positions.size() * (vertex_uvs ? 20 : 12) +
+              mesh.triangles.size() * (corner_uvs ? 38 : 13));
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    const glm::dvec3& p = positions[i];
     append_raw(out, static_cast<float>(p.x));
     append_raw(out, static_cast<float>(p.y));
     append_raw(out, static_cast<float>(p.z));
+    if (vertex_uvs) {
+      append_raw(out, static_cast<float>(mesh.uvs[i].x));
+      append_raw(out, static_cast<float>(mesh.uvs[i].y));
+    }
   }
-  for (const glm::uvec3& t : triangles) {
+  for (std::size_t k = 0; k < mesh.triangles.size(); ++k) {
+    const glm::uvec3& t = mesh.triangles[k];
     append_raw(out, std::uint8_t{3});
     append_raw(out, static_cast<std::int32_t>(t.x));
     append_raw(out, static_cast<std::int32_t>(t.y));
     append_raw(out, static_cast<std::int32_t>(t.z));
+    if (corner_uvs) {
+      append_raw(out, std::uint8_t{6});
+      for (int c = 0; c < 3; ++c) {
+        const glm::dvec2& uv = mesh.uvs[mesh.uv_triangles[k][c]];
+        append_raw(out, static_cast<float>(uv.x));
+        append_raw(out, static_cast<float>(uv.y));
+      }
+    }
   }
   return out;
 }
 
-std::string encode_obj(const std::vector<glm::dvec3>& positions,
-                       const std::vector<glm::uvec3>& triangles) {
+std::string encode_obj(const std::vector<glm::dvec3>& positions, const TriMesh& mesh) {
   std::string out = "# written by drape\n";
-  out.reserve(positions.size() * 48 + triangles.size() * 24);
+  out.reserve(positions.size() * 48 + mesh.uvs.size() * 32 + mesh.triangles.size() * 40);
   char buf[32];
   auto append_number = [&](double x) {
     auto [end, ec] = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::general, 9);
@@ -65,9 +83,31 @@ std::string encode_obj(const std::vector<glm::dvec3>& positions,
     append_number(p.z);
     out += '\n';
   }
-  for (const glm::uvec3& t : triangles) {
-    out += "f " + std::to_string(t.x + 1) + ' ' + std::to_string(t.y + 1) + ' ' +
-           std::to_string(t.z + 1) + '\n';
+  for (const glm::dvec2& uv : mesh.uvs) {
+    out += "vt ";
+    append_number(uv.x);
+    out += ' ';
+    append_number(uv.y);
+    out += '\n';
+  }
+  const bool uvs = !mesh.uvs.empty();
+  const bool grouped = !mesh.triangle_group_statements.empty();
+  std::uint32_t statement = 0xffffffffu;
+  for (std::size_t k = 0; k < mesh.triangles.size(); ++k) {
+    if (grouped && mesh.triangle_group_statements[k] != statement) {
+      statement = mesh.triangle_group_statements[k];
+      const std::string& text = mesh.group_statements[statement];
+      out += text.empty() ? "g\n" : "g " + text + '\n';
+    }
+    // Per-vertex UVs share the vertex's index.
+    const glm::uvec3 t = mesh.triangles[k] + 1u;
+    const glm::uvec3 vt = (mesh.face_varying_uvs() ? mesh.uv_triangles[k] : mesh.triangles[k]) + 1u;
+    out += 'f';
+    for (int c = 0; c < 3; ++c) {
+      out += ' ' + std::to_string(t[c]);
+      if (uvs) out += '/' + std::to_string(vt[c]);
+    }
+    out += '\n';
   }
   return out;
 }

@@ -7,17 +7,22 @@
 
 #include <glm/vec3.hpp>
 
+#include "drape/mesh.h"
+
 namespace drape {
 
 // DIR/NAME.%04d.EXT
 std::string frame_path(const std::string& dir, const std::string& name, int frame,
                        const std::string& ext);
 
-// Binary little-endian PLY: float32 x y z per vertex, then `list uchar int vertex_indices`.
-std::string encode_ply(const std::vector<glm::dvec3>& positions,
-                       const std::vector<glm::uvec3>& triangles);
-// OBJ with 9 significant digits, 1-based faces.
-std::string encode_obj(const std::vector<glm::dvec3>& positions,
-                       const std::vector<glm::uvec3>& triangles);
+// A frame: `positions` on the triangles, texture coordinates and OBJ groups of `mesh` (whose own
+// positions are not used).
+//
+// Binary little-endian PLY: float32 x y z per vertex (then s t with per-vertex UVs), then
+// `list uchar int vertex_indices` per face (then `list uchar float texcoord`, u v per corner, with
+// face-varying UVs, as MeshLab writes them).
+std::string encode_ply(const std::vector<glm::dvec3>& positions, const TriMesh& mesh);
+// OBJ with 9 significant digits, 1-based faces; `vt` and `f v/vt` with UVs, `g` statements as read.
+std::string encode_obj(const std::vector<glm::dvec3>& positions, const TriMesh& mesh);
 
 }  // namespace drape

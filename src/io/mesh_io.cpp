@@ -20,15 +20,37 @@ void MeshBuilder::reserve(std::size_t vertices, std::size_t triangles) {
 }
 
 void MeshBuilder::add_polygon(const std::vector<std::uint32_t>& polygon,
-                              const std::vector<std::size_t>& groups) {
+                              const std::vector<std::size_t>& groups,
+                              const std::vector<std::uint32_t>& uv_polygon) {
+  // A face with texture coordinates after one without (or the other way round): the mesh has
+  // none that cover it, and keeps none.
+  const bool with_uvs = !uv_polygon.empty();
+  if (!m_mesh.triangles.empty() && with_uvs != !m_mesh.uv_triangles.empty()) m_mixed_uvs = true;
   for (std::size_t i = 1; i + 1 < polygon.size(); ++i) {
     m_mesh.triangles.emplace_back(polygon[0], polygon[i], polygon[i + 1]);
+    if (with_uvs) {
+      m_mesh.uv_triangles.emplace_back(uv_polygon[0], uv_polygon[i], uv_polygon[i + 1]);
+    }
+    if (m_in_group_statement) {
+      m_mesh.triangle_group_statements.push_back(
+          static_cast<std::uint32_t>(m_mesh.group_statements.size() - 1));
+    }
   }
   if (polygon.size() > 3) ++m_mesh.fan_triangulated_polygons;
   for (std::size_t g : groups) {
     std::vector<std::uint32_t>& members = m_mesh.groups[g].vertices;
     members.insert(members.end(), polygon.begin(), polygon.end());
   }
+}
+
+void MeshBuilder::begin_group_statement(const std::string& text) {
+  // Faces before the first `g` belong to none: give them an empty statement.
+  if (!m_in_group_statement && !m_mesh.triangles.empty()) {
+    m_mesh.group_statements.emplace_back();
+    m_mesh.triangle_group_statements.assign(m_mesh.triangles.size(), 0);
+  }
+  m_in_group_statement = true;
+  m_mesh.group_statements.push_back(text);
 }
 
 std::size_t MeshBuilder::group_index(const std::string& name) {
@@ -48,6 +70,11 @@ TriMesh MeshBuilder::finish(const std::string& name) {
       throw InputError(name + ": a face references a vertex past the last one (" +
                        std::to_string(n) + " vertices)");
     }
+  }
+  if (m_mixed_uvs) {
+    m_mesh.uvs.clear();
+    m_mesh.uv_triangles.clear();
+    m_mesh.uvs_dropped = true;
   }
   for (VertexGroup& g : m_mesh.groups) {
     std::sort(g.vertices.begin(), g.vertices.end());

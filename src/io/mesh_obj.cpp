@@ -1,5 +1,5 @@
-// Wavefront OBJ: `v` and `f` statements, `g` groups; other statements (vt, vn, o, s, usemtl, ...)
-// carry nothing a cloth needs and are skipped.
+// Wavefront OBJ: `v`, `vt` and `f` statements (texture coordinates kept per face corner), `g`
+// groups; other statements (vn, o, s, usemtl, ...) carry nothing a cloth needs and are skipped.
 #include <cmath>
 #include <cstdio>
 #include <string_view>
@@ -27,7 +27,9 @@ class ObjParser {
       parse_line(line, line_no);
     }
     if (m_builder.mesh().triangles.empty()) throw InputError(m_name + ": no faces");
-    return m_builder.finish(m_name);
+    TriMesh mesh = m_builder.finish(m_name);
+    if (mesh.uv_triangles.empty()) mesh.uvs.clear();  // `vt` lines no face uses
+    return mesh;
   }
 
  private:
@@ -41,7 +43,15 @@ class ObjParser {
       parse_vertex(line, line_no);
     } else if (keyword == "f") {
       parse_face(line, line_no);
+    } else if (keyword == "vt") {
+      parse_uv(line, line_no);
     } else if (keyword == "g") {
+      skip_blanks(line);
+      std::string_view text = line;
+      while (!text.empty() && (text.back() == '\r' || text.back() == ' ' || text.back() == '\t')) {
+        text.remove_suffix(1);
+      }
+      m_builder.begin_group_statement(std::string(text));
       m_current_groups.clear();
       for (std::string_view name = next_token(line); !name.empty(); name = next_token(line)) {
         m_current_groups.push_back(m_builder.group_index(std::string(name)));
@@ -52,8 +62,8 @@ class ObjParser {
   }
 
   static bool is_known_statement(std::string_view k) {
-    for (const char* known : {"vt", "vn", "vp", "o", "s", "l", "p", "usemtl", "mtllib", "stitch",
-                              "seam", "cstype", "deg", "curv", "surf", "parm", "end", "mg"}) {
+    for (const char* known : {"vn", "vp", "o", "s", "l", "p", "usemtl", "mtllib", "stitch", "seam",
+                              "cstype", "deg", "curv", "surf", "parm", "end", "mg"}) {
       if (k == known) return true;
     }
     return false;
@@ -68,30 +78,61 @@ class ObjParser {
     m_builder.add_vertex({xyz[0], xyz[1], xyz[2]});
   }
 
+  // `vt u v [w]`: w is dropped.
+  void parse_uv(std::string_view rest, std::size_t line_no) {
+    double uv[2];
+    for (double& c : uv) {
+      if (!parse_double(next_token(rest), c)) fail(line_no, "bad texture coordinate");
+      if (!std::isfinite(c)) fail(line_no, "texture coordinate is not finite");
+    }
+    m_builder.add_uv({uv[0], uv[1]});
+  }
+
+  // OBJ indices are 1-based; negative ones count back from the last one read so far.
+  // `what` names the index ("" for a vertex, "texture coordinate "), `unit` what it counts.
+  std::uint32_t resolve(std::string_view token, std::int64_t count, const std::string& what,
+                        const char* unit, std::size_t line_no) const {
+    std::int64_t index = 0;
+    if (!parse_int(token, index) || index == 0) {
+      fail(line_no, "bad face " + what + "index '" + std::string(token.substr(0, 32)) + "'");
+    }
+    const std::int64_t resolved = index > 0 ? index - 1 : count + index;
+    if (resolved < 0 || resolved >= count) {
+      fail(line_no, "face " + what + "index " + std::to_string(index) + " is out of range (" +
+                        std::to_string(count) + " " + unit + " so far)");
+    }
+    return static_cast<std::uint32_t>(resolved);
+  }
+
+  // `f v v v ...`, each corner `v`, `v/vt`, `v//vn` or `v/vt/vn`.
   void parse_face(std::string_view rest, std::size_t line_no) {
     m_face.clear();
+    m_uv_face.clear();
+    const auto vertices = static_cast<std::int64_t>(m_builder.mesh().positions.size());
+    const auto uvs = static_cast<std::int64_t>(m_builder.mesh().uvs.size());
     for (std::string_view token = next_token(rest); !token.empty(); token = next_token(rest)) {
-      std::int64_t index = 0;
-      if (!parse_int(token.substr(0, token.find('/')), index) || index == 0) {
+      const std::size_t slash = token.find('/');
+      if (token.substr(0, slash).empty()) {
         fail(line_no, "bad face index '" + std::string(token.substr(0, 32)) + "'");
       }
-      // OBJ indices are 1-based; negative ones count back from the last vertex read so far.
-      const std::int64_t count = static_cast<std::int64_t>(m_builder.mesh().positions.size());
-      const std::int64_t resolved = index > 0 ? index - 1 : count + index;
-      if (resolved < 0 || resolved >= count) {
-        fail(line_no, "face index " + std::to_string(index) + " is out of range (" +
-                          std::to_string(count) + " vertices so far)");
+      m_face.push_back(resolve(token.substr(0, slash), vertices, "", "vertices", line_no));
+      std::string_view vt = slash == std::string_view::npos ? "" : token.substr(slash + 1);
+      vt = vt.substr(0, vt.find('/'));
+      if (!vt.empty()) {
+        m_uv_face.push_back(resolve(vt, uvs, "texture coordinate ", "coordinates", line_no));
       }
-      m_face.push_back(static_cast<std::uint32_t>(resolved));
     }
     if (m_face.size() < 3) fail(line_no, "face has fewer than 3 vertices");
-    m_builder.add_polygon(m_face, m_current_groups);
+    if (!m_uv_face.empty() && m_uv_face.size() != m_face.size()) {
+      fail(line_no, "face has texture coordinates on some corners only");
+    }
+    m_builder.add_polygon(m_face, m_current_groups, m_uv_face);
   }
 
   std::string m_name;
   MeshBuilder m_builder;
   std::vector<std::size_t> m_current_groups;
-  std::vector<std::uint32_t> m_face;
+  std::vector<std::uint32_t> m_face, m_uv_face;
 };
 
 }  // namespace

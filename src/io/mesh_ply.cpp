@@ -1,6 +1,8 @@
-// Stanford PLY, ASCII and binary little-endian. Vertex x, y, z (any numeric type) and an optional
-// `pin` property; faces as a list property `vertex_indices` (or `vertex_index`). Other elements
-// and properties are read past.
+// Stanford PLY, ASCII and binary little-endian. Vertex x, y, z (any numeric type), optional
+// texture coordinates (s/t, u/v, texture_u/texture_v or texture_s/texture_t) and an optional `pin`
+// property; faces as a list property `vertex_indices` (or `vertex_index`), optionally with a list
+// `texcoord` of u, v per corner (MeshLab's face-varying form). Other elements and properties are
+// read past.
 #include <cmath>
 #include <cstring>
 #include <string_view>
@@ -203,6 +205,15 @@ void read_vertices(const Element& e, BodyReader& in, MeshBuilder& builder) {
   const int ix = find_property(e, "x"), iy = find_property(e, "y"), iz = find_property(e, "z");
   if (ix < 0 || iy < 0 || iz < 0) in.fail("vertex element lacks x, y or z");
   const int ipin = find_property(e, "pin");
+  int iu = -1, iv = -1;
+  for (const auto& [u, v] :
+       {std::pair{"s", "t"}, std::pair{"u", "v"}, std::pair{"texture_u", "texture_v"},
+        std::pair{"texture_s", "texture_t"}}) {
+    if (iu < 0 && find_property(e, u) >= 0 && find_property(e, v) >= 0) {
+      iu = find_property(e, u);
+      iv = find_property(e, v);
+    }
+  }
   const std::size_t pin_group = ipin >= 0 ? builder.group_index("pin") : 0;
   std::vector<double> values(e.properties.size());
   for (std::size_t v = 0; v < e.count; ++v) {
@@ -220,6 +231,12 @@ void read_vertices(const Element& e, BodyReader& in, MeshBuilder& builder) {
       in.fail("vertex " + std::to_string(v) + " has a coordinate that is not finite");
     }
     builder.add_vertex(pos);
+    if (iu >= 0) {
+      if (!std::isfinite(values[iu]) || !std::isfinite(values[iv])) {
+        in.fail("vertex " + std::to_string(v) + " has a texture coordinate that is not finite");
+      }
+      builder.add_uv({values[iu], values[iv]});
+    }
     if (ipin >= 0 && values[ipin] != 0.0)
       builder.add_to_group(pin_group, static_cast<std::uint32_t>(v));
   }
@@ -230,14 +247,30 @@ void read_faces(const Element& e, BodyReader& in, MeshBuilder& builder, std::siz
   if (ilist < 0) ilist = find_property(e, "vertex_index");
   if (ilist < 0 || !e.properties[ilist].is_list)
     in.fail("face element lacks a vertex_indices list");
-  std::vector<std::uint32_t> polygon;
+  // Face-varying texture coordinates, unless the vertices already carry them.
+  const int itex = builder.mesh().uvs.empty() ? find_property(e, "texcoord") : -1;
+  std::vector<std::uint32_t> polygon, uv_polygon;
   const std::vector<std::size_t> no_groups;
   for (std::size_t f = 0; f < e.count; ++f) {
+    uv_polygon.clear();
     for (std::size_t p = 0; p < e.properties.size(); ++p) {
       const Property& prop = e.properties[p];
       const double n = prop.is_list ? in.read(prop.count_type) : 0.0;
       if (!prop.is_list) {
         in.read(prop.type);
+        continue;
+      }
+      if (static_cast<int>(p) == itex) {
+        if (n < 0 || n != std::floor(n)) in.fail("face " + std::to_string(f) + ": bad texcoord");
+        for (double k = 0; k + 1 < n; k += 2) {
+          const double u = in.read(prop.type), v = in.read(prop.type);
+          if (!std::isfinite(u) || !std::isfinite(v)) {
+            in.fail("face " + std::to_string(f) + " has a texture coordinate that is not finite");
+          }
+          uv_polygon.push_back(static_cast<std::uint32_t>(builder.mesh().uvs.size()));
+          builder.add_uv({u, v});
+        }
+        if (static_cast<std::size_t>(n) % 2 != 0) in.read(prop.type);
         continue;
       }
       if (static_cast<int>(p) != ilist) {
@@ -255,8 +288,12 @@ void read_faces(const Element& e, BodyReader& in, MeshBuilder& builder, std::siz
         }
         polygon.push_back(static_cast<std::uint32_t>(index));
       }
-      builder.add_polygon(polygon, no_groups);
     }
+    if (itex >= 0 && uv_polygon.size() != polygon.size()) {
+      in.fail("face " + std::to_string(f) + " has " + std::to_string(uv_polygon.size()) +
+              " texture coordinates for " + std::to_string(polygon.size()) + " corners");
+    }
+    builder.add_polygon(polygon, no_groups, uv_polygon);
   }
 }
 

@@ -18,13 +18,14 @@ namespace {
 
 constexpr const char* kAttributes[] = {"points", "normals", "extent", "velocities"};
 
-// A float3 as USD text. Values are rounded to float first and printed in the shortest form that
-// reads back as the same float, so the points equal the PLY cache's float32 bit for bit.
-void append_float3(std::string& out, const glm::dvec3& v) {
+// A float tuple as USD text. Values are rounded to float first and printed in the shortest form
+// that reads back as the same float, so the points equal the PLY cache's float32 bit for bit.
+template <int N>
+void append_floats(std::string& out, const glm::vec<N, double>& v) {
   char buf[64];
   char* p = buf;
   *p++ = '(';
-  for (int i = 0; i < 3; ++i) {
+  for (int i = 0; i < N; ++i) {
     if (i > 0) {
       *p++ = ',';
       *p++ = ' ';
@@ -40,7 +41,7 @@ std::string sample_line(int frame, const std::vector<glm::dvec3>& values) {
   line.reserve(line.size() + values.size() * 40);
   for (std::size_t i = 0; i < values.size(); ++i) {
     if (i > 0) line += ", ";
-    append_float3(line, values[i]);
+    append_floats(line, values[i]);
   }
   line += "],\n";
   return line;
@@ -79,13 +80,14 @@ void truncate_samples(const std::string& path, int frame) {
 
 }  // namespace
 
-UsdCacheWriter::UsdCacheWriter(std::string dir, std::string name, double fps,
-                               std::vector<glm::uvec3> triangles, int resume_frame,
-                               const std::vector<glm::dvec3>& resume_positions)
+UsdCacheWriter::UsdCacheWriter(std::string dir, std::string name, double fps, const TriMesh& mesh,
+                               int resume_frame, const std::vector<glm::dvec3>& resume_positions)
     : m_dir(std::move(dir)),
       m_name(std::move(name)),
       m_fps(fps),
-      m_triangles(std::move(triangles)),
+      m_triangles(mesh.triangles),
+      m_uv_triangles(mesh.uv_triangles),
+      m_uvs(mesh.uvs),
       m_previous(resume_positions) {
   std::ofstream* streams[] = {&m_points, &m_normals, &m_extent, &m_velocities};
   for (int a = 0; a < 4; ++a) {
@@ -94,6 +96,26 @@ UsdCacheWriter::UsdCacheWriter(std::string dir, std::string name, double fps,
     streams[a]->open(file, resume_frame >= 0 ? std::ios::app : std::ios::trunc);
     if (!*streams[a]) throw RuntimeError(file + ": cannot write");
   }
+}
+
+// Texture coordinates as the `st` primvar: per vertex, or per face corner through st's indices.
+void UsdCacheWriter::append_st(std::ostream& usd) const {
+  if (m_uvs.empty()) return;
+  std::string values;
+  for (std::size_t i = 0; i < m_uvs.size(); ++i) {
+    if (i > 0) values += ", ";
+    append_floats(values, m_uvs[i]);
+  }
+  const bool corners = !m_uv_triangles.empty();
+  usd << "    texCoord2f[] primvars:st = [" << values << "] (\n        interpolation = \""
+      << (corners ? "faceVarying" : "vertex") << "\"\n    )\n";
+  if (!corners) return;
+  usd << "    int[] primvars:st:indices = [";
+  for (std::size_t i = 0; i < m_uv_triangles.size(); ++i) {
+    const glm::uvec3& t = m_uv_triangles[i];
+    usd << (i ? ", " : "") << t.x << ", " << t.y << ", " << t.z;
+  }
+  usd << "]\n";
 }
 
 std::string UsdCacheWriter::path() const {
@@ -142,6 +164,7 @@ void UsdCacheWriter::finish(int last_frame) {
   usd << "]\n    uniform token orientation = \"rightHanded\"\n"
       << "    uniform token subdivisionScheme = \"none\"\n";
   usd << "    normal3f[] normals (\n        interpolation = \"vertex\"\n    )\n";
+  append_st(usd);
   const char* types[] = {"point3f[]", "normal3f[]", "float3[]", "vector3f[]"};
   for (int a = 0; a < 4; ++a) {
     usd << "    " << types[a] << " " << kAttributes[a] << ".timeSamples = {\n"

@@ -23,12 +23,12 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 void write_frame(const Scene& scene, int frame, const std::vector<glm::dvec3>& positions,
-                 const std::vector<glm::uvec3>& triangles) {
+                 const TriMesh& mesh) {
   for (const std::string& format : scene.output.formats) {
     if (format == "usd") continue;  // one file for the whole run: UsdCacheWriter
     const std::string path = frame_path(scene.output.dir, scene.output.name, frame, format);
-    write_file_atomically(path, format == "ply" ? encode_ply(positions, triangles)
-                                                : encode_obj(positions, triangles));
+    write_file_atomically(
+        path, format == "ply" ? encode_ply(positions, mesh) : encode_obj(positions, mesh));
   }
 }
 
@@ -164,13 +164,13 @@ RunSummary run_simulation(Simulation& simulation, const RunOptions& options,
     simulation.restore_state(state);
     summary.resumed_from = state.frame;
     if (want_usd) {
-      usd.emplace(scene.output.dir, scene.output.name, scene.fps, simulation.triangles(),
-                  state.frame, state.positions);
+      usd.emplace(scene.output.dir, scene.output.name, scene.fps, cloth.mesh, state.frame,
+                  state.positions);
     }
   } else {
-    write_frame(scene, 0, simulation.positions(), simulation.triangles());
+    write_frame(scene, 0, simulation.positions(), cloth.mesh);
     if (want_usd) {
-      usd.emplace(scene.output.dir, scene.output.name, scene.fps, simulation.triangles(), -1,
+      usd.emplace(scene.output.dir, scene.output.name, scene.fps, cloth.mesh, -1,
                   std::vector<glm::dvec3>());
       usd->add_frame(0, simulation.positions());
     }
@@ -180,7 +180,7 @@ RunSummary run_simulation(Simulation& simulation, const RunOptions& options,
   const Clock::time_point start = Clock::now();
   for (int frame = first; frame <= scene.frames; ++frame) {
     simulation.step(1);
-    write_frame(scene, frame, simulation.positions(), simulation.triangles());
+    write_frame(scene, frame, simulation.positions(), cloth.mesh);
     if (usd) usd->add_frame(frame, simulation.positions());
     write_checkpoint(checkpoint_file, {fingerprint, simulation.save_state()});
     if (on_frame) on_frame(frame, scene.frames, simulation.stats().back().ms);

@@ -62,7 +62,8 @@ std::string mesh_scene(const std::string& mesh) {
 }
 
 std::string truncated_ply() {
-  const std::string ply = encode_ply({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, {{0, 1, 2}});
+  const std::string ply =
+      encode_ply({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, testing::faces({{0, 1, 2}}));
   return ply.substr(0, ply.size() - 6);
 }
 

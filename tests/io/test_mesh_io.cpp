@@ -96,7 +96,7 @@ TEST(Ply, AsciiWithPinProperty) {
 TEST(Ply, BinaryRoundTripThroughTheCacheWriter) {
   const std::vector<glm::dvec3> p = {{0, 0, 0}, {1, 0.25, 0}, {1, 0, 1}, {-3.5, 2, 1e-3}};
   const std::vector<glm::uvec3> t = {{0, 1, 2}, {0, 2, 3}};
-  const TriMesh m = parse_ply(encode_ply(p, t), "rt.ply");
+  const TriMesh m = parse_ply(encode_ply(p, testing::faces(t)), "rt.ply");
   ASSERT_EQ(m.positions.size(), p.size());
   for (std::size_t i = 0; i < p.size(); ++i) {
     EXPECT_EQ(m.positions[i], glm::dvec3(glm::vec3(p[i])));  // float32 on disk
@@ -131,7 +131,8 @@ TEST(Ply, BinaryWithExtraPropertiesAndElements) {
 }
 
 TEST(Ply, Errors) {
-  const std::string good = encode_ply({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, {{0, 1, 2}});
+  const std::string good =
+      encode_ply({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, testing::faces({{0, 1, 2}}));
   EXPECT_EQ(error_of([&] { parse_ply(good.substr(0, good.size() - 5), "t.ply"); }),
             "t.ply: file ends early (truncated?)");
   EXPECT_EQ(error_of([] { parse_ply("solid cube\n", "t.ply"); }),
@@ -160,7 +161,7 @@ TEST(Ply, Errors) {
 
 TEST(Cache, ObjWriterKeepsNineDigitsAndOneBasedFaces) {
   const std::string obj =
-      encode_obj({{0.123456789012, -1, 2.5}, {1, 0, 0}, {0, 1, 0}}, {{0, 1, 2}});
+      encode_obj({{0.123456789012, -1, 2.5}, {1, 0, 0}, {0, 1, 0}}, testing::faces({{0, 1, 2}}));
   EXPECT_NE(obj.find("v 0.123456789 -1 2.5\n"), std::string::npos);
   EXPECT_NE(obj.find("f 1 2 3\n"), std::string::npos);
   const TriMesh back = parse_obj(obj, "rt.obj");

@@ -3,7 +3,8 @@
 against the PLY frames of the same run: time range and rate, stage metadata, the Mesh prim's
 topology, and points equal to the PLY positions bit for bit at every frame. Also checks that a
 run killed before its end leaves no .usda, and that a resumed run writes the same .usda as an
-uninterrupted one. Exits 77 (skipped) when usd-core is not installed."""
+uninterrupted one, and that texture coordinates of an OBJ cloth (face-varying) and of a PLY cloth
+(per vertex) arrive as primvars:st. Exits 77 (skipped) when usd-core is not installed."""
 import os
 import random
 import struct
@@ -96,4 +97,50 @@ with tempfile.TemporaryDirectory() as work:
             break
     check(os.path.exists(usda), "the resumed run finished")
     check(open(usda).read() == reference, "the resumed .usda equals the uninterrupted one")
+
+# Two quads of a strip, unwrapped with a seam: vertices 1 and 4 have two texture coordinates each.
+UV_OBJ = """v 0 1 0\nv 1 1 0\nv 2 1 0\nv 0 1 1\nv 1 1 1\nv 2 1 1
+vt 0 0\nvt 0.5 0\nvt 0 1\nvt 0.5 1\nvt 0.625 0\nvt 1 0\nvt 0.625 1\nvt 1 1
+g left
+f 1/1 2/2 5/4 4/3
+g right
+f 2/5 3/6 6/8 5/7
+"""
+# Corners of the fan-split faces (0, 1, 2), (0, 2, 3) of each quad, as written above.
+UV_CORNERS = [(0, 0), (0.5, 0), (0.5, 1), (0, 0), (0.5, 1), (0, 1),
+              (0.625, 0), (1, 0), (1, 1), (0.625, 0), (1, 1), (0.625, 1)]
+UV_PLY = """ply\nformat ascii 1.0\nelement vertex 4\nproperty float x\nproperty float y
+property float z\nproperty float s\nproperty float t\nelement face 1
+property list uchar int vertex_indices\nend_header
+0 1 0 0 0\n1 1 0 0.25 0\n1 1 1 0.25 0.75\n0 1 1 0 0.75\n4 0 1 2 3
+"""
+UV_SCENE = """{"frames": 2, "cloth": {"mesh": "%s"},
+  "output": {"dir": "out", "name": "%s", "formats": ["usd", "obj"]}}"""
+
+
+def st_of(work, mesh_file, text):
+    open(os.path.join(work, mesh_file), "w").write(text)
+    # A cache name per mesh: USD keeps an open stage's layer for its path.
+    name = mesh_file.replace(".", "_")
+    open(os.path.join(work, "scene.json"), "w").write(UV_SCENE % (mesh_file, name))
+    check(run(work) == 0, "drape simulate failed on " + mesh_file)
+    stage = Usd.Stage.Open(os.path.join(work, "out", name + ".usda"))
+    st = UsdGeom.PrimvarsAPI(stage.GetDefaultPrim()).GetPrimvar("st")
+    check(st.IsDefined(), "primvars:st of " + mesh_file)
+    check(st.GetTypeName() == "texCoord2f[]", "st is texCoord2f[]")
+    return stage, st  # the primvar is valid while its stage is open
+
+
+with tempfile.TemporaryDirectory() as work:
+    stage, st = st_of(work, "strip.obj", UV_OBJ)
+    check(st.GetInterpolation() == "faceVarying", "OBJ texture coordinates are face-varying")
+    check(st.IsIndexed() and len(st.Get()) == 8, "st keeps the OBJ's 8 coordinates, indexed")
+    check([tuple(c) for c in st.ComputeFlattened()] == UV_CORNERS, "st per corner")
+    obj = open(os.path.join(work, "out", "strip_obj.0002.obj")).read()
+    check(obj.count("\nvt ") == 8 and "\ng left\n" in obj and "\ng right\n" in obj,
+          "the OBJ frame keeps vt and the groups")
+    stage, st = st_of(work, "quad.ply", UV_PLY)
+    check(st.GetInterpolation() == "vertex" and not st.IsIndexed(), "PLY s, t are per vertex")
+    check([tuple(c) for c in st.Get()] == [(0, 0), (0.25, 0), (0.25, 0.75), (0, 0.75)],
+          "st per vertex")
 print("usd cache: all checks passed")
