@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <glm/vec2.hpp>
@@ -36,6 +37,11 @@ struct TriMesh {
   // force where its face was read; both empty when the file has none. Writers put them back.
   std::vector<std::string> group_statements;
   std::vector<std::uint32_t> triangle_group_statements;
+
+  // OBJ statements drape does not use, by kind in order of first appearance, with their counts
+  // (e.g. {"stitch", 851}: sewing lines, or an exporter's "File" header lines).
+  std::vector<std::pair<std::string, std::size_t>> skipped_statements;
+  std::size_t skipped(const std::string& kind) const;
 
   const VertexGroup* find_group(const std::string& name) const;
 };

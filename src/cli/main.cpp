@@ -2,12 +2,15 @@
 // (0 success, 2 bad input, 1 runtime failure).
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <exception>
 #include <string>
 #include <vector>
+
+#include <glm/common.hpp>
 
 #include "cli/progress.h"
 #include "collision/collider.h"
@@ -150,7 +153,36 @@ void apply_overrides(const SimulateArgs& a, Scene& scene) {
   }
 }
 
+// A cloth that is not a garment's size in metres was most likely modelled in other units.
+void warn_about_units(const std::string& source, const TriMesh& mesh) {
+  glm::dvec3 lo(1e300), hi(-1e300);
+  for (const glm::dvec3& p : mesh.positions) {
+    lo = glm::min(lo, p);
+    hi = glm::max(hi, p);
+  }
+  const glm::dvec3 size = hi - lo;
+  const double across = std::max({size.x, size.y, size.z});
+  if (across > 10.0 || across < 0.01) {
+    std::fprintf(stderr,
+                 "drape: warning: %s: the cloth is %g m across; drape works in metres: if the mesh "
+                 "is in other units, scale it with cloth.transform.scale (0.01 for centimetres)\n",
+                 source.c_str(), across);
+  }
+}
+
+// OBJ lines the reader skipped, once per kind.
+void warn_about_skipped(const std::string& source, const TriMesh& mesh) {
+  for (const auto& [kind, count] : mesh.skipped_statements) {
+    const bool sewing = kind == "stitch" || kind == "seam";
+    std::fprintf(stderr, "drape: warning: %s: %zu '%s' line%s skipped (%s)\n", source.c_str(),
+                 count, kind.c_str(), count == 1 ? "" : "s",
+                 sewing ? "drape does not sew panels yet" : "not an OBJ statement drape reads");
+  }
+}
+
 void warn_about(const std::string& source, const ClothModel& cloth) {
+  warn_about_skipped(source, cloth.mesh);
+  warn_about_units(source, cloth.mesh);
   if (cloth.mesh.fan_triangulated_polygons > 0) {
     std::fprintf(
         stderr,
@@ -368,6 +400,14 @@ void print_topology(const ClothModel& cloth) {
   for (const VertexGroup& g : cloth.mesh.groups) {
     std::printf("group %-13s %zu vertices\n", g.name.c_str(), g.vertices.size());
   }
+  std::printf("texture coords      %s\n",
+              cloth.mesh.uvs.empty() ? "none"
+              : cloth.mesh.face_varying_uvs()
+                  ? (std::to_string(cloth.mesh.uvs.size()) + " per face corner").c_str()
+                  : "per vertex");
+  for (const auto& [kind, count] : cloth.mesh.skipped_statements) {
+    std::printf("%-19s %zu lines (skipped)\n", kind.c_str(), count);
+  }
 }
 
 int info(const std::vector<std::string>& args) {
@@ -399,6 +439,7 @@ int info(const std::vector<std::string>& args) {
     std::printf("mesh                %s\n", path.c_str());
   }
   print_topology(cloth);
+  warn_about_units(path, cloth.mesh);
   return 0;
 }
 

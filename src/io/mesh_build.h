@@ -19,6 +19,8 @@ class MeshBuilder {
   void add_polygon(const std::vector<std::uint32_t>& polygon,
                    const std::vector<std::size_t>& groups,
                    const std::vector<std::uint32_t>& uv_polygon = {});
+  // A statement of a kind the reader skips, counted by kind.
+  void skip_statement(const std::string& kind);
   // An OBJ `g` statement: the faces that follow belong to it.
   void begin_group_statement(const std::string& text);
   std::size_t group_index(const std::string& name);

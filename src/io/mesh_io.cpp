@@ -14,6 +14,13 @@ const VertexGroup* TriMesh::find_group(const std::string& name) const {
   return nullptr;
 }
 
+std::size_t TriMesh::skipped(const std::string& kind) const {
+  for (const auto& [name, count] : skipped_statements) {
+    if (name == kind) return count;
+  }
+  return 0;
+}
+
 void MeshBuilder::reserve(std::size_t vertices, std::size_t triangles) {
   m_mesh.positions.reserve(vertices);
   m_mesh.triangles.reserve(triangles);
@@ -40,6 +47,17 @@ void MeshBuilder::add_polygon(const std::vector<std::uint32_t>& polygon,
   for (std::size_t g : groups) {
     std::vector<std::uint32_t>& members = m_mesh.groups[g].vertices;
     members.insert(members.end(), polygon.begin(), polygon.end());
+  }
+}
+
+void MeshBuilder::skip_statement(const std::string& kind) {
+  auto& skipped = m_mesh.skipped_statements;
+  const auto it = std::find_if(skipped.begin(), skipped.end(),
+                               [&](const auto& entry) { return entry.first == kind; });
+  if (it != skipped.end()) {
+    ++it->second;
+  } else {
+    skipped.emplace_back(kind, 1);
   }
 }
 

@@ -1,5 +1,7 @@
 // Wavefront OBJ: `v`, `vt` and `f` statements (texture coordinates kept per face corner), `g`
-// groups; other statements (vn, o, s, usemtl, ...) carry nothing a cloth needs and are skipped.
+// groups; other standard statements (vn, o, s, usemtl, ...) carry nothing a cloth needs and are
+// skipped, and other words (`stitch`, `seam`, an exporter's header lines) are skipped and counted
+// in TriMesh::skipped_statements, for a warning.
 #include <cmath>
 #include <cstdio>
 #include <string_view>
@@ -56,17 +58,32 @@ class ObjParser {
       for (std::string_view name = next_token(line); !name.empty(); name = next_token(line)) {
         m_current_groups.push_back(m_builder.group_index(std::string(name)));
       }
-    } else if (!keyword.empty() && keyword.front() != '#' && !is_known_statement(keyword)) {
-      fail(line_no, "unknown statement '" + std::string(keyword.substr(0, 32)) + "'");
+    } else if (!keyword.empty() && keyword.front() != '#' && !is_standard_statement(keyword)) {
+      // A word drape does not know (an exporter's header line, `stitch`, `seam`) is counted and
+      // skipped; anything else means the file is not OBJ text at all.
+      if (!is_word(keyword)) {
+        fail(line_no, "unknown statement '" + std::string(keyword.substr(0, 32)) + "'");
+      }
+      m_builder.skip_statement(std::string(keyword.substr(0, 32)));
     }
   }
 
-  static bool is_known_statement(std::string_view k) {
-    for (const char* known : {"vn", "vp", "o", "s", "l", "p", "usemtl", "mtllib", "stitch", "seam",
-                              "cstype", "deg", "curv", "surf", "parm", "end", "mg"}) {
+  // Standard OBJ statements that carry nothing a cloth needs.
+  static bool is_standard_statement(std::string_view k) {
+    for (const char* known : {"vn", "vp", "o", "s", "l", "p", "usemtl", "mtllib", "cstype", "deg",
+                              "curv", "surf", "parm", "end", "mg"}) {
       if (k == known) return true;
     }
     return false;
+  }
+
+  static bool is_word(std::string_view k) {
+    const auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+    if (!letter(k.front())) return false;
+    for (char c : k) {
+      if (!letter(c) && !(c >= '0' && c <= '9') && c != '_' && c != '-' && c != ':') return false;
+    }
+    return true;
   }
 
   void parse_vertex(std::string_view rest, std::size_t line_no) {

@@ -72,6 +72,15 @@ TEST(Obj, ErrorsNameFileAndLine) {
   EXPECT_EQ(error_of([] { parse_obj("", "a.obj"); }), "a.obj: no faces");
   EXPECT_EQ(error_of([] { parse_obj("v 0 0 0\n\x7f\x45LF\x02\x01", "a.obj"); }),
             "a.obj:2: unknown statement '\x7f\x45LF\x02\x01'");
+  // Words are skipped and counted; bytes that are no word mean the file is not OBJ text.
+  const TriMesh counted = parse_obj(
+      "File written by MeshLab\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\nseam 2\nstitch 0 1 2 0.5\n"
+      "stitch 1 0 2 0.5\nvn 0 1 0\n",
+      "a.obj");
+  EXPECT_EQ(counted.skipped_statements, (std::vector<std::pair<std::string, std::size_t>>{
+                                            {"File", 1}, {"seam", 1}, {"stitch", 2}}));
+  EXPECT_EQ(counted.skipped("stitch"), 2u);
+  EXPECT_EQ(counted.skipped("vn"), 0u);
   EXPECT_EQ(error_of([] { load_mesh("/nonexistent/cloth.obj"); }),
             "/nonexistent/cloth.obj: cannot open: No such file or directory");
   EXPECT_EQ(error_of([] { load_mesh("cloth.stl"); }),
