@@ -33,6 +33,9 @@ struct RunOptions {
   // Continue from DIR/NAME.checkpoint when there is one (written after every frame): the frames
   // that follow are bit-identical to those of an uninterrupted run on the same backend.
   bool resume = false;
+  // Keep DIR/NAME.checkpoint after a finished run (to extend it later with more frames and
+  // resume); by default it is removed once stats.json is written.
+  bool keep_checkpoint = false;
 };
 
 // Steps `simulation` (at frame 0) to its scene's `frames` and writes NAME.%04d.EXT for frames

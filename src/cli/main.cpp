@@ -34,7 +34,7 @@ constexpr const char* kUsage = R"(drape — a Position Based Dynamics cloth solv
 usage:
   drape simulate SCENE.json [-o DIR] [--backend reference|cpu|cuda] [--frames N]
                             [--threads N] [--format ply,obj,usd] [--stats FILE] [--resume]
-                            [--quiet]
+                            [--keep-checkpoint] [--quiet]
   drape sdf MESH -o OUT.nvdb [--voxel-size H] [--band N]
                                  precompute a collider's signed distance field
   drape render SCENE.json|MESH -o OUT.png [--frames K[,K...]] [--columns N] [--size WxH]
@@ -54,6 +54,8 @@ simulate options (each overrides the scene file):
   --stats FILE       where to write stats.json (default DIR/stats.json)
   --resume           continue a killed run from DIR/NAME.checkpoint (written after every
                      frame); the frames are identical to an uninterrupted run's
+  --keep-checkpoint  keep the checkpoint when the run finishes (removed by default), so that
+                     a later --resume with more --frames extends the run
   --quiet            no progress bar, no summary
 
 sdf options:
@@ -69,6 +71,7 @@ struct SimulateArgs {
   int threads = 0;
   bool quiet = false;
   bool resume = false;
+  bool keep_checkpoint = false;
 };
 
 std::vector<std::string> split_commas(const std::string& s) {
@@ -119,6 +122,8 @@ SimulateArgs parse_simulate(const std::vector<std::string>& args) {
       a.quiet = true;
     } else if (arg == "--resume") {
       a.resume = true;
+    } else if (arg == "--keep-checkpoint") {
+      a.keep_checkpoint = true;
     } else if (!arg.empty() && arg[0] == '-') {
       throw InputError(arg + ": unknown option (see drape --help)");
     } else if (a.scene_path.empty()) {
@@ -234,6 +239,7 @@ int simulate(const std::vector<std::string>& args) {
   RunOptions options;
   options.stats_path = a.stats_path;
   options.resume = a.resume;
+  options.keep_checkpoint = a.keep_checkpoint;
   const RunSummary s = run_simulation(
       simulation, options, [&](int frame, int frames, double) { progress.update(frame, frames); });
   progress.finish();

@@ -215,6 +215,7 @@ RunSummary run_simulation(Simulation& simulation, const RunOptions& options,
       {"frames", frames}};
   if (summary.resumed_from >= 0) stats_json["summary"]["resumed_from_frame"] = summary.resumed_from;
   write_file_atomically(summary.stats_path, stats_json.dump(2) + "\n");
+  if (!options.keep_checkpoint) std::filesystem::remove(checkpoint_file, ec);
   return summary;
 }
 

@@ -34,8 +34,8 @@ TEST(Cli, SimulateWritesEveryFrameAndStats) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("simulated 3 frames of 30 vertices"), std::string::npos) << r.out;
   EXPECT_EQ(r.err, "");                                 // not a terminal: no progress bar
-  EXPECT_EQ(count_files(dir.file("out")), 4u * 2 + 2);  // frames, stats.json, the checkpoint
-  EXPECT_TRUE(fs::exists(dir.file("out/sheet.checkpoint")));
+  EXPECT_EQ(count_files(dir.file("out")), 4u * 2 + 1);  // frames and stats.json
+  EXPECT_FALSE(fs::exists(dir.file("out/sheet.checkpoint")));  // removed when the run finished
   for (int frame = 0; frame <= 3; ++frame) {
     const TriMesh ply = load_mesh(frame_path(dir.file("out"), "sheet", frame, "ply"));
     const TriMesh obj = load_mesh(frame_path(dir.file("out"), "sheet", frame, "obj"));
@@ -65,7 +65,7 @@ TEST(Cli, FlagsOverrideTheScene) {
       dir, "simulate scene.json -o elsewhere --frames 1 --format obj --stats s.json --quiet");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "");
-  EXPECT_EQ(count_files(dir.file("elsewhere")), 3u);  // frames 0 and 1, the checkpoint
+  EXPECT_EQ(count_files(dir.file("elsewhere")), 2u);  // frames 0 and 1
   EXPECT_TRUE(fs::exists(dir.file("elsewhere/sheet.0001.obj")));
   EXPECT_TRUE(fs::exists(dir.file("s.json")));
   EXPECT_FALSE(fs::exists(dir.file("out")));

@@ -118,7 +118,7 @@ TEST(Cli, ResumeAfterSigkillIsBitIdenticalOnReference) {
 TEST(Cli, ResumeRefusesAForeignCheckpoint) {
   testing::TempDir dir;
   dir.write("scene.json", kSmallScene);
-  ASSERT_EQ(run_drape(dir, "simulate scene.json --quiet").code, 0);
+  ASSERT_EQ(run_drape(dir, "simulate scene.json --keep-checkpoint --quiet").code, 0);
   std::string other = kSmallScene;
   other.replace(other.find("\"wind\": [0, 0, 1]"), 17, "\"wind\": [0, 0, 2]");
   dir.write("scene.json", other);
@@ -130,6 +130,26 @@ TEST(Cli, ResumeRefusesAForeignCheckpoint) {
   r = run_drape(dir, "simulate scene.json --resume --quiet");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("damaged checkpoint"), std::string::npos) << r.err;
+}
+
+// A kept checkpoint lets a finished run be extended: its frames equal a longer run's.
+TEST(Cli, AKeptCheckpointExtendsAFinishedRun) {
+  testing::TempDir dir;
+  dir.write("scene.json", kSmallScene);
+  ASSERT_EQ(run_drape(dir, "simulate scene.json -o straight --frames 6 --quiet").code, 0);
+  ASSERT_EQ(run_drape(dir, "simulate scene.json --keep-checkpoint --quiet").code, 0);
+  ASSERT_TRUE(fs::exists(dir.file("out/sheet.checkpoint")));
+  const Result r = run_drape(dir, "simulate scene.json --resume --frames 6");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("resumed from frame 3"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(dir.file("out/sheet.checkpoint")));
+  for (int f = 0; f <= 6; ++f) {
+    char name[32];
+    std::snprintf(name, sizeof name, "sheet.%04d.ply", f);
+    EXPECT_EQ(slurp(dir.file(std::string("out/") + name)),
+              slurp(dir.file(std::string("straight/") + name)))
+        << name;
+  }
 }
 
 }  // namespace

@@ -28,6 +28,28 @@ SCENE = """{"frames": %d, "fps": 30, "solver": {"substeps": 8},
   "output": {"dir": "out", "name": "sheet", "formats": ["usd", "ply"]}}""" % FRAMES
 
 
+# README, "Opening the caches": drape's cache in a stage in centimetres with Z up.
+CM_ZUP = """#usda 1.0
+(
+    metersPerUnit = 0.01
+    upAxis = "Z"
+)
+
+def Xform "cloth_cm_zup"
+{
+    double3 xformOp:rotateXYZ = (90, 0, 0)
+    double3 xformOp:scale = (100, 100, 100)
+    uniform token[] xformOpOrder = ["xformOp:rotateXYZ", "xformOp:scale"]
+
+    def "cloth" (
+        prepend references = @%s@
+    )
+    {
+    }
+}
+"""
+
+
 def read_ply(path):
     data = open(path, "rb").read()
     end = data.index(b"end_header\n") + len(b"end_header\n")
@@ -86,6 +108,20 @@ with tempfile.TemporaryDirectory() as work:
         check(len(mesh.GetVelocitiesAttr().Get(frame)) == 896, "velocities at frame %d" % frame)
         check(len(mesh.GetExtentAttr().Get(frame)) == 2, "extent at frame %d" % frame)
     reference = open(usda).read()
+
+    # The README's wrapper for a stage in centimetres, Z up: a point (x, y, z) of the cache lands
+    # at (100 x, -100 z, 100 y).
+    open(os.path.join(work, "shot.usda"), "w").write(CM_ZUP % "out/sheet.usda")
+    shot = Usd.Stage.Open(os.path.join(work, "shot.usda"))
+    check(UsdGeom.GetStageUpAxis(shot) == "Z" and UsdGeom.GetStageMetersPerUnit(shot) == 0.01,
+          "the wrapper stage is Z-up in centimetres")
+    prim = shot.GetPrimAtPath("/cloth_cm_zup/cloth")
+    check(prim.GetTypeName() == "Mesh", "the referenced cloth is a Mesh")
+    world = UsdGeom.Xformable(prim).ComputeLocalToWorldTransform(FRAMES)
+    p = UsdGeom.Mesh(prim).GetPointsAttr().Get(FRAMES)[5]
+    q = world.Transform(p)
+    check(all(abs(a - b) < 1e-3 for a, b in zip(q, (100 * p[0], -100 * p[2], 100 * p[1]))),
+          "the wrapper maps Y-up metres to Z-up centimetres")
 
     os.rename(os.path.join(work, "out"), os.path.join(work, "whole"))
     check(run(work, kill_at=3) == -9, "the first run was meant to be killed")
