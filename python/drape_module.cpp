@@ -74,9 +74,26 @@ class PySimulation {
 };
 
 SimulationOptions options_with(int threads) {
+  if (threads < 0) {
+    throw InputError("threads: must be 0 (all cores) or a positive count, got " +
+                     std::to_string(threads));
+  }
   SimulationOptions options;
   options.threads = threads;
   return options;
+}
+
+// Settings as JSON text; numpy arrays and scalars (pins as np.arange(...), np.int64 indices,
+// np.float32 values) become lists and numbers.
+std::string settings_json(const py::dict& settings) {
+  const py::cpp_function plain([](const py::object& value) -> py::object {
+    if (py::hasattr(value, "tolist")) return value.attr("tolist")();
+    throw py::type_error("settings: " + py::repr(value).cast<std::string>() +
+                         " is not a JSON value");
+  });
+  return py::module_::import("json")
+      .attr("dumps")(settings, py::arg("default") = plain)
+      .cast<std::string>();
 }
 
 PySimulation from_scene(const std::string& path, const std::string& backend, int threads) {
@@ -94,14 +111,21 @@ PySimulation from_scene(const std::string& path, const std::string& backend, int
 
 // `settings` holds scene-file keys (fps, solver, gravity, wind, cloth without its mesh,
 // colliders); the cloth's mesh comes from the arrays.
-PySimulation from_arrays(
-    py::array_t<double, py::array::c_style | py::array::forcecast> positions,
-    py::array_t<std::int64_t, py::array::c_style | py::array::forcecast> triangles,
-    const py::dict& settings, int threads) {
-  if (positions.ndim() != 2 || positions.shape(1) != 3) {
-    throw InputError("positions: must be an array of shape (N, 3)");
+PySimulation from_arrays(const py::array& positions_in, const py::array& triangles_in,
+                         const py::dict& settings, int threads) {
+  const char kind = triangles_in.dtype().kind();
+  if (kind != 'i' && kind != 'u') {
+    throw InputError("triangles: must be integer vertex indices, got an array of " +
+                     py::str(triangles_in.dtype()).cast<std::string>());
   }
-  if (triangles.ndim() != 2 || triangles.shape(1) != 3) {
+  using Positions = py::array_t<double, py::array::c_style | py::array::forcecast>;
+  using Triangles = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
+  const Positions positions = Positions::ensure(positions_in);
+  if (!positions || positions.ndim() != 2 || positions.shape(1) != 3) {
+    throw InputError("positions: must be an array of numbers of shape (N, 3)");
+  }
+  const Triangles triangles = Triangles::ensure(triangles_in);
+  if (!triangles || triangles.ndim() != 2 || triangles.shape(1) != 3) {
     throw InputError("triangles: must be an array of shape (M, 3)");
   }
   std::vector<glm::dvec3> points;
@@ -119,9 +143,9 @@ PySimulation from_arrays(
     }
     tris.emplace_back(t(i, 0), t(i, 1), t(i, 2));
   }
-  const std::string text = py::module_::import("json").attr("dumps")(settings).cast<std::string>();
   return PySimulation(Simulation(std::move(points), std::move(tris),
-                                 parse_settings(text, "settings"), options_with(threads)));
+                                 parse_settings(settings_json(settings), "settings"),
+                                 options_with(threads)));
 }
 
 }  // namespace

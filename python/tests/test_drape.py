@@ -125,3 +125,45 @@ def test_stepping_releases_the_gil():
     stop.set()
     thread.join()
     assert len(ticks) > 5  # Python ran while the solver stepped
+
+
+def sheet():
+    """A 4 x 4 grid sheet as arrays."""
+    xs, zs = np.meshgrid(np.linspace(0, 1, 4), np.linspace(0, 1, 4))
+    points = np.stack([xs.ravel(), np.ones(16), zs.ravel()], axis=1)
+    quads = [(r * 4 + c, r * 4 + c + 1, r * 4 + c + 5, r * 4 + c + 4)
+             for r in range(3) for c in range(3)]
+    tris = np.array([t for a, b, c, d in quads for t in ((a, b, c), (a, c, d))], dtype=np.int32)
+    return points, tris
+
+
+def test_numpy_values_are_accepted_where_json_takes_numbers():
+    points, tris = sheet()
+    plain = drape.from_arrays(points, tris, {"cloth": {"pins": [0, 3]}, "fps": 24})
+    numpy = drape.from_arrays(points, tris.astype(np.uint64),
+                              {"cloth": {"pins": np.array([0, 3])}, "fps": np.int64(24)})
+    plain.step(3)
+    numpy.step(3)
+    assert np.array_equal(plain.positions, numpy.positions)
+    assert np.array_equal(numpy.positions[[0, 3]], points[[0, 3]].astype(np.float32))
+    assert plain.time == 3 / 24 and len(plain.stats) == 4 and plain.stats[3]["frame"] == 3
+
+
+def test_bad_arguments_name_the_argument():
+    points, tris = sheet()
+    with pytest.raises(ValueError, match="triangles: must be integer vertex indices"):
+        drape.from_arrays(points, tris.astype(np.float64))
+    with pytest.raises(ValueError, match="threads: must be 0"):
+        drape.from_arrays(points, tris, threads=-1)
+    with pytest.raises(ValueError, match="positions: must be an array of numbers of shape"):
+        drape.from_arrays(points[:, :2], tris)
+    with pytest.raises(TypeError, match="settings: .* is not a JSON value"):
+        drape.from_arrays(points, tris, {"cloth": {"pins": object()}})
+
+
+def test_a_diverging_solve_raises_with_the_clis_message():
+    points = np.array([[0, 0, 0], [3e38, 0, 0], [0, 0, 3e38], [3e38, 0, 3e38]])
+    sim = drape.from_arrays(points, np.array([[0, 1, 3], [0, 3, 2]]))
+    with pytest.raises(RuntimeError, match="frame 1: vertex 0 has a non-finite position"):
+        sim.step(1)
+    assert sim.frame == 0
