@@ -79,6 +79,7 @@ struct OutputDesc {
   std::string dir = "out";  // relative to the working directory
   std::string name = "cloth";
   std::vector<std::string> formats{"ply"};
+  bool normals = false;  // area-weighted vertex normals in PLY and OBJ frames (USD always has them)
 };
 
 struct Scene {

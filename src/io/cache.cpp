@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include <glm/geometric.hpp>
+
 namespace drape {
 
 std::string frame_path(const std::string& dir, const std::string& name, int frame,
@@ -25,12 +27,32 @@ void append_raw(std::string& out, const T& value) {
 
 }  // namespace
 
-std::string encode_ply(const std::vector<glm::dvec3>& positions, const TriMesh& mesh) {
+std::vector<glm::dvec3> vertex_normals(const std::vector<glm::dvec3>& x,
+                                       const std::vector<glm::uvec3>& triangles) {
+  std::vector<glm::dvec3> n(x.size(), glm::dvec3(0.0));
+  for (const glm::uvec3& t : triangles) {
+    const glm::dvec3 area = glm::cross(x[t.y] - x[t.x], x[t.z] - x[t.x]);  // area-weighted
+    n[t.x] += area;
+    n[t.y] += area;
+    n[t.z] += area;
+  }
+  for (glm::dvec3& v : n) {
+    const double len = glm::length(v);
+    v = len > 0.0 ? v / len : glm::dvec3(0.0, 1.0, 0.0);
+  }
+  return n;
+}
+
+std::string encode_ply(const std::vector<glm::dvec3>& positions, const TriMesh& mesh,
+                       bool normals) {
+  const std::vector<glm::dvec3> n =
+      normals ? vertex_normals(positions, mesh.triangles) : std::vector<glm::dvec3>();
   const bool vertex_uvs = !mesh.uvs.empty() && !mesh.face_varying_uvs();
   const bool corner_uvs = mesh.face_varying_uvs();
   std::string out = "ply\nformat binary_little_endian 1.0\ncomment written by drape\n";
   out += "element vertex " + std::to_string(positions.size()) + "\n";
   out += "property float x\nproperty float y\nproperty float z\n";
+  if (normals) out += "property float nx\nproperty float ny\nproperty float nz\n";
   if (vertex_uvs) out += "property float s\nproperty float t\n";
   out += "element face " + std::to_string(mesh.triangles.size()) + "\n";
   out += "property list uchar int vertex_indices\n";
@@ -43,6 +65,9 @@ std::string encode_ply(const std::vector<glm::dvec3>& positions, const TriMesh& 
     append_raw(out, static_cast<float>(p.x));
     append_raw(out, static_cast<float>(p.y));
     append_raw(out, static_cast<float>(p.z));
+    if (normals) {
+      for (int c = 0; c < 3; ++c) append_raw(out, static_cast<float>(n[i][c]));
+    }
     if (vertex_uvs) {
       append_raw(out, static_cast<float>(mesh.uvs[i].x));
       append_raw(out, static_cast<float>(mesh.uvs[i].y));
@@ -66,7 +91,8 @@ std::string encode_ply(const std::vector<glm::dvec3>& positions, const TriMesh& 
   return out;
 }
 
-std::string encode_obj(const std::vector<glm::dvec3>& positions, const TriMesh& mesh) {
+std::string encode_obj(const std::vector<glm::dvec3>& positions, const TriMesh& mesh,
+                       bool normals) {
   std::string out = "# written by drape\n";
   out.reserve(positions.size() * 48 + mesh.uvs.size() * 32 + mesh.triangles.size() * 40);
   char buf[32];
@@ -82,6 +108,17 @@ std::string encode_obj(const std::vector<glm::dvec3>& positions, const TriMesh& 
     out += ' ';
     append_number(p.z);
     out += '\n';
+  }
+  if (normals) {
+    for (const glm::dvec3& n : vertex_normals(positions, mesh.triangles)) {
+      out += "vn ";
+      append_number(n.x);
+      out += ' ';
+      append_number(n.y);
+      out += ' ';
+      append_number(n.z);
+      out += '\n';
+    }
   }
   for (const glm::dvec2& uv : mesh.uvs) {
     out += "vt ";
@@ -105,7 +142,9 @@ std::string encode_obj(const std::vector<glm::dvec3>& positions, const TriMesh& 
     out += 'f';
     for (int c = 0; c < 3; ++c) {
       out += ' ' + std::to_string(t[c]);
-      if (uvs) out += '/' + std::to_string(vt[c]);
+      if (uvs || normals) out += '/';
+      if (uvs) out += std::to_string(vt[c]);
+      if (normals) out += '/' + std::to_string(t[c]);
     }
     out += '\n';
   }

@@ -21,8 +21,15 @@ std::string frame_path(const std::string& dir, const std::string& name, int fram
 // Binary little-endian PLY: float32 x y z per vertex (then s t with per-vertex UVs), then
 // `list uchar int vertex_indices` per face (then `list uchar float texcoord`, u v per corner, with
 // face-varying UVs, as MeshLab writes them).
-std::string encode_ply(const std::vector<glm::dvec3>& positions, const TriMesh& mesh);
+// Unit normals per vertex, the area-weighted sum of its triangles' (0, 1, 0 where that is zero).
+std::vector<glm::dvec3> vertex_normals(const std::vector<glm::dvec3>& positions,
+                                       const std::vector<glm::uvec3>& triangles);
+
+// With `normals`, PLY frames add float nx ny nz per vertex and OBJ frames `vn` lines (f v/vt/vn).
+std::string encode_ply(const std::vector<glm::dvec3>& positions, const TriMesh& mesh,
+                       bool normals = false);
 // OBJ with 9 significant digits, 1-based faces; `vt` and `f v/vt` with UVs, `g` statements as read.
-std::string encode_obj(const std::vector<glm::dvec3>& positions, const TriMesh& mesh);
+std::string encode_obj(const std::vector<glm::dvec3>& positions, const TriMesh& mesh,
+                       bool normals = false);
 
 }  // namespace drape

@@ -10,6 +10,7 @@
 
 #include "drape/error.h"
 #include "io/atomic_file.h"
+#include "io/cache.h"
 #include "io/text_scan.h"
 
 namespace drape {
@@ -45,22 +46,6 @@ std::string sample_line(int frame, const std::vector<glm::dvec3>& values) {
   }
   line += "],\n";
   return line;
-}
-
-std::vector<glm::dvec3> vertex_normals(const std::vector<glm::dvec3>& x,
-                                       const std::vector<glm::uvec3>& triangles) {
-  std::vector<glm::dvec3> n(x.size(), glm::dvec3(0.0));
-  for (const glm::uvec3& t : triangles) {
-    const glm::dvec3 area = glm::cross(x[t.y] - x[t.x], x[t.z] - x[t.x]);  // area-weighted
-    n[t.x] += area;
-    n[t.y] += area;
-    n[t.z] += area;
-  }
-  for (glm::dvec3& v : n) {
-    const double len = glm::length(v);
-    v = len > 0.0 ? v / len : glm::dvec3(0.0, 1.0, 0.0);
-  }
-  return n;
 }
 
 // Keeps the lines of a partial file whose sample frame is at most `frame`.

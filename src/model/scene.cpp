@@ -404,7 +404,8 @@ Scene parse(const std::string& text, const std::string& path, bool mesh_here) {
   }
   if (r.has("output")) {
     const ObjectReader out = r.object("output");
-    out.allow_only({"dir", "name", "formats"});
+    out.allow_only({"dir", "name", "formats", "normals"});
+    s.output.normals = out.boolean("normals", s.output.normals);
     s.output.dir = out.string("dir", s.output.dir);
     s.output.name = out.string("name", s.output.name);
     if (out.has("formats")) s.output.formats = read_formats(out);

@@ -27,8 +27,9 @@ void write_frame(const Scene& scene, int frame, const std::vector<glm::dvec3>& p
   for (const std::string& format : scene.output.formats) {
     if (format == "usd") continue;  // one file for the whole run: UsdCacheWriter
     const std::string path = frame_path(scene.output.dir, scene.output.name, frame, format);
-    write_file_atomically(
-        path, format == "ply" ? encode_ply(positions, mesh) : encode_obj(positions, mesh));
+    const bool normals = scene.output.normals;
+    write_file_atomically(path, format == "ply" ? encode_ply(positions, mesh, normals)
+                                                : encode_obj(positions, mesh, normals));
   }
 }
 
@@ -66,7 +67,8 @@ nlohmann::json settings_json(const Scene& scene, const ClothModel& cloth, int th
           {"bend_constraints", cloth.topology.bend_count()},
           {"shear_constraints", cloth.topology.bend_count()},
           {"colliders", scene.colliders.size()},
-          {"formats", scene.output.formats}};
+          {"formats", scene.output.formats},
+          {"normals", scene.output.normals}};
 }
 
 }  // namespace

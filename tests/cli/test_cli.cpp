@@ -33,8 +33,8 @@ TEST(Cli, SimulateWritesEveryFrameAndStats) {
   const Result r = run_drape(dir, "simulate scene.json");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("simulated 3 frames of 30 vertices"), std::string::npos) << r.out;
-  EXPECT_EQ(r.err, "");                                 // not a terminal: no progress bar
-  EXPECT_EQ(count_files(dir.file("out")), 4u * 2 + 1);  // frames and stats.json
+  EXPECT_EQ(r.err, "");                                        // not a terminal: no progress bar
+  EXPECT_EQ(count_files(dir.file("out")), 4u * 2 + 1);         // frames and stats.json
   EXPECT_FALSE(fs::exists(dir.file("out/sheet.checkpoint")));  // removed when the run finished
   for (int frame = 0; frame <= 3; ++frame) {
     const TriMesh ply = load_mesh(frame_path(dir.file("out"), "sheet", frame, "ply"));
@@ -274,6 +274,19 @@ TEST(Cli, WarnsAboutPolygonsAndDegenerateTriangles) {
   EXPECT_NE(r.err.find("1 polygons with more than 3 vertices were fan-triangulated"),
             std::string::npos);
   EXPECT_NE(r.err.find("1 degenerate triangles and 0 non-manifold edges"), std::string::npos);
+}
+
+TEST(Cli, OutputNormalsGoIntoPlyAndObjFrames) {
+  testing::TempDir dir;
+  std::string scene = kSmallScene;
+  scene.replace(scene.find("\"formats\""), 0, "\"normals\": true, ");
+  dir.write("scene.json", scene);
+  const Result r = run_drape(dir, "simulate scene.json --quiet");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(slurp(dir.file("out/sheet.0003.ply")).find("property float nx\n"), std::string::npos);
+  const std::string obj = slurp(dir.file("out/sheet.0003.obj"));
+  EXPECT_NE(obj.find("\nvn "), std::string::npos);
+  EXPECT_NE(obj.find("\nf 1//1 "), std::string::npos);
 }
 
 // A real-world OBJ: an exporter's header lines and sewing lines are skipped with one warning per

@@ -210,6 +210,8 @@ TEST(Scene, SettingsTakeEveryKeyButTheMesh) {
   EXPECT_FALSE(s.cloth.grid.has_value());
   EXPECT_TRUE(s.cloth.mesh_path.empty());
   EXPECT_EQ(parse_settings("{}", "settings").cloth.stretch, 1.0);
+  EXPECT_FALSE(parse_settings("{}", "settings").output.normals);
+  EXPECT_TRUE(parse_settings(R"({"output": {"normals": true}})", "settings").output.normals);
   const auto error = [](const std::string& text) {
     try {
       parse_settings(text, "settings");

@@ -1,9 +1,14 @@
-// Texture coordinates and OBJ groups through the pipeline: read from OBJ (`vt`, face-varying) and
-// PLY (per-vertex s/t and friends, face `texcoord` lists), written back by the OBJ and PLY frame
-// writers, and read again unchanged; on a real UV'd garment too.
+// Attributes through the pipeline: texture coordinates and OBJ groups read from OBJ (`vt`,
+// face-varying) and PLY (per-vertex s/t and friends, face `texcoord` lists), written back by the
+// OBJ and PLY frame writers and read again unchanged, on a real UV'd garment too; optional vertex
+// normals in the frames.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <filesystem>
+#include <sstream>
+
+#include <glm/geometric.hpp>
 
 #include "drape/error.h"
 #include "drape/mesh.h"
@@ -121,6 +126,49 @@ TEST(Uvs, RealGarmentKeepsItsUvsThroughTheFrames) {
       ASSERT_TRUE(got == want) << "triangle " << k << ": " << got.x << ", " << got.y;
     }
   }
+}
+
+// Vertex normals: area-weighted, unit, and written as PLY nx ny nz and OBJ vn (f v/vt/vn).
+TEST(Frames, NormalsAreAreaWeightedUnitVectorsInBothFormats) {
+  // A big triangle in the XZ plane and a small one standing up, sharing vertices 0 and 1.
+  const std::vector<glm::dvec3> x{{0, 0, 0}, {2, 0, 0}, {0, 0, -2}, {1, 0.1, 0}};
+  const std::vector<glm::uvec3> t{{0, 1, 2}, {0, 3, 1}};
+  const std::vector<glm::dvec3> n = vertex_normals(x, t);
+  EXPECT_NEAR(glm::length(n[0]), 1.0, 1e-12);
+  EXPECT_GT(n[0].y, 0.9);  // the big triangle's normal (0, 1, 0) outweighs the small one's
+  EXPECT_NEAR(n[2].y, 1.0, 1e-12);
+  EXPECT_NEAR(std::abs(n[3].z), 1.0, 1e-12);
+
+  TriMesh strip = parse_obj(kStrip, "strip.obj");
+  const std::vector<glm::dvec3> sn = vertex_normals(strip.positions, strip.triangles);
+  const std::string ply = encode_ply(strip.positions, strip, true);
+  ASSERT_NE(ply.find("property float nx\nproperty float ny\nproperty float nz\n"),
+            std::string::npos);
+  const std::size_t body = ply.find("end_header\n") + 11;
+  for (std::size_t v = 0; v < strip.positions.size(); ++v) {
+    float written[3];
+    std::memcpy(written, ply.data() + body + v * 24 + 12, sizeof written);
+    for (int c = 0; c < 3; ++c) EXPECT_EQ(written[c], static_cast<float>(sn[v][c]));
+  }
+  EXPECT_EQ(parse_ply(ply, "n.ply").positions.size(), strip.positions.size());
+
+  const std::string obj = encode_obj(strip.positions, strip, true);
+  std::istringstream lines(obj);
+  std::string line;
+  std::size_t vn = 0;
+  while (std::getline(lines, line)) {
+    if (line.rfind("vn ", 0) == 0) {
+      std::istringstream v(line.substr(3));
+      glm::dvec3 read;
+      v >> read.x >> read.y >> read.z;
+      EXPECT_NEAR(glm::length(read - sn[vn]), 0.0, 1e-8);
+      ++vn;
+    }
+  }
+  EXPECT_EQ(vn, strip.positions.size());
+  EXPECT_NE(obj.find("\nf 1/1/1 2/2/2 5/4/5\n"), std::string::npos) << obj;
+  const TriMesh back = parse_obj(obj, "n.obj");
+  EXPECT_EQ(back.uv_triangles, strip.uv_triangles);
 }
 
 }  // namespace
