@@ -33,7 +33,7 @@ constexpr const char* kUsage = R"(drape — a Position Based Dynamics cloth solv
 
 usage:
   drape simulate SCENE.json [-o DIR] [--backend reference|cpu|cuda] [--frames N]
-                            [--threads N] [--format ply,obj,usd] [--stats FILE] [--resume]
+                            [--threads N] [--format ply,obj,usd,usdc] [--stats FILE] [--resume]
                             [--keep-checkpoint] [--quiet]
   drape sdf MESH -o OUT.nvdb [--voxel-size H] [--band N]
                                  precompute a collider's signed distance field
@@ -50,7 +50,8 @@ simulate options (each overrides the scene file):
                        cuda       graph-coloured, float32, on an NVIDIA GPU
   --threads N        worker threads of the cpu backend (default: all cores)
   --frames N         frames to simulate after frame 0
-  --format LIST      comma-separated cache formats: ply, obj, usd (one NAME.usda)
+  --format LIST      comma-separated cache formats: ply, obj, usd (one NAME.usda),
+                     usdc (one binary NAME.usdc; needs Python with usd-core)
   --stats FILE       where to write stats.json (default DIR/stats.json)
   --resume           continue a killed run from DIR/NAME.checkpoint (written after every
                      frame); the frames are identical to an uninterrupted run's

@@ -18,7 +18,7 @@ namespace drape {
 using nlohmann::json;
 
 const std::vector<std::string>& known_formats() {
-  static const std::vector<std::string> names{"ply", "obj", "usd"};
+  static const std::vector<std::string> names{"ply", "obj", "usd", "usdc"};
   return names;
 }
 

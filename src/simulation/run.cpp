@@ -12,6 +12,7 @@
 #include "io/cache.h"
 #include "io/checkpoint.h"
 #include "io/usd_cache.h"
+#include "io/usdc.h"
 #include "model/cloth.h"
 #include "model/scene_json.h"
 #include "solver/solver.h"
@@ -25,7 +26,7 @@ using Clock = std::chrono::steady_clock;
 void write_frame(const Scene& scene, int frame, const std::vector<glm::dvec3>& positions,
                  const TriMesh& mesh) {
   for (const std::string& format : scene.output.formats) {
-    if (format == "usd") continue;  // one file for the whole run: UsdCacheWriter
+    if (format == "usd" || format == "usdc") continue;  // one file for the run: UsdCacheWriter
     const std::string path = frame_path(scene.output.dir, scene.output.name, frame, format);
     const bool normals = scene.output.normals;
     write_file_atomically(path, format == "ply" ? encode_ply(positions, mesh, normals)
@@ -103,7 +104,10 @@ void remove_stale_temporaries(const Scene& scene) {
   const std::string prefix = scene.output.name + ".";
   for (const auto& entry :
        std::filesystem::directory_iterator(scene.output.dir.empty() ? "." : scene.output.dir)) {
-    const std::string name = entry.path().filename().string();
+    std::string name = entry.path().filename().string();
+    // NAME.*.tmpPID, and NAME.tmpPID.usdc of a binary USD conversion.
+    if (name.size() > 5 && name.compare(name.size() - 5, 5, ".usdc") == 0)
+      name.resize(name.size() - 5);
     const std::size_t tmp = name.rfind(".tmp");
     if (name.rfind(prefix, 0) == 0 && tmp != std::string::npos &&
         name.find_first_not_of("0123456789", tmp + 4) == std::string::npos) {
@@ -142,6 +146,13 @@ RunSummary run_simulation(Simulation& simulation, const RunOptions& options,
     }
   }
 
+  const auto& formats = scene.output.formats;
+  const auto wants = [&](const char* format) {
+    return std::find(formats.begin(), formats.end(), format) != formats.end();
+  };
+  // Binary USD is converted from the text cache at the end: make sure that can happen first.
+  if (wants("usdc")) require_usd_python();
+
   RunSummary summary;
   summary.vertices = simulation.vertex_count();
   summary.triangles = simulation.triangles().size();
@@ -157,8 +168,7 @@ RunSummary run_simulation(Simulation& simulation, const RunOptions& options,
   remove_stale_temporaries(scene);
 
   std::optional<UsdCacheWriter> usd;
-  const auto& formats = scene.output.formats;
-  const bool want_usd = std::find(formats.begin(), formats.end(), "usd") != formats.end();
+  const bool want_usd = wants("usd") || wants("usdc");
   if (checkpoint) {
     SimulationState& state = checkpoint->state;
     state.stats.resize(
@@ -187,7 +197,14 @@ RunSummary run_simulation(Simulation& simulation, const RunOptions& options,
     write_checkpoint(checkpoint_file, {fingerprint, simulation.save_state()});
     if (on_frame) on_frame(frame, scene.frames, simulation.stats().back().ms);
   }
-  if (usd) usd->finish(scene.frames);
+  if (usd) {
+    usd->finish(scene.frames);
+    if (wants("usdc")) {
+      const std::string usda = usd->path();
+      convert_to_usdc(usda, usda.substr(0, usda.size() - 1) + "c");
+      if (!wants("usd")) std::filesystem::remove(usda, ec);
+    }
+  }
   const int simulated = std::max(0, scene.frames - first + 1);
   summary.frames = scene.frames;
   summary.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();

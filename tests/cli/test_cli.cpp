@@ -289,6 +289,20 @@ TEST(Cli, OutputNormalsGoIntoPlyAndObjFrames) {
   EXPECT_NE(obj.find("\nf 1//1 "), std::string::npos);
 }
 
+// Binary USD is converted by Pixar's Python library: without it the run stops before writing.
+TEST(Cli, UsdcWithoutUsdCoreIsARuntimeErrorBeforeAnyFrame) {
+  testing::TempDir dir;
+  dir.write("scene.json", kSmallScene);
+  const Result r =
+      run_drape(dir, "simulate scene.json --format ply,usdc", "DRAPE_PYTHON=/nonexistent");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.err,
+            "drape: error: --format usdc: the binary USD is written by Pixar's USD library, and "
+            "/nonexistent cannot import it (pip install usd-core, or set DRAPE_PYTHON to a Python "
+            "that has it)\n");
+  EXPECT_EQ(count_files(dir.file("out")), 0u);
+}
+
 // A real-world OBJ: an exporter's header lines and sewing lines are skipped with one warning per
 // kind, `info` lists them, and a cloth 100 units across draws a units warning; a 1 m one none.
 TEST(Cli, SkippedObjLinesAndUnitsAreWarnedAbout) {

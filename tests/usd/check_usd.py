@@ -179,4 +179,28 @@ with tempfile.TemporaryDirectory() as work:
     check(st.GetInterpolation() == "vertex" and not st.IsIndexed(), "PLY s, t are per vertex")
     check([tuple(c) for c in st.Get()] == [(0, 0), (0.25, 0), (0.25, 0.75), (0, 0.75)],
           "st per vertex")
+
+# --format usdc: a crate file (converted by Pixar's library) with the same content as the .usda;
+# with usdc alone, no .usda is left.
+with tempfile.TemporaryDirectory() as work:
+    open(os.path.join(work, "scene.json"), "w").write(SCENE)
+    check(run(work, "--format", "usd,usdc") == 0, "drape simulate --format usd,usdc failed")
+    usda, usdc = (os.path.join(work, "out", "sheet." + e) for e in ("usda", "usdc"))
+    check(open(usdc, "rb").read(8) == b"PXR-USDC", "the .usdc is a crate file")
+    text, crate = Usd.Stage.Open(usda), Usd.Stage.Open(usdc)
+    check(crate.GetEndTimeCode() == FRAMES and UsdGeom.GetStageUpAxis(crate) == "Y", "usdc stage")
+    a, b = UsdGeom.Mesh(text.GetDefaultPrim()), UsdGeom.Mesh(crate.GetDefaultPrim())
+    check(list(a.GetFaceVertexIndicesAttr().Get()) == list(b.GetFaceVertexIndicesAttr().Get()),
+          "usdc topology")
+    for frame in range(FRAMES + 1):
+        for attr in ("GetPointsAttr", "GetNormalsAttr", "GetVelocitiesAttr"):
+            check(list(getattr(a, attr)().Get(frame)) == list(getattr(b, attr)().Get(frame)),
+                  "usdc %s at frame %d" % (attr, frame))
+    per = 896 * (FRAMES + 1)
+    print("bytes per vertex per frame: usda %.1f, usdc %.1f (%.2fx smaller)" % (
+        os.path.getsize(usda) / per, os.path.getsize(usdc) / per,
+        os.path.getsize(usda) / os.path.getsize(usdc)))
+    os.rename(os.path.join(work, "out"), os.path.join(work, "both"))
+    check(run(work, "--format", "usdc") == 0, "drape simulate --format usdc failed")
+    check(os.path.exists(usdc) and not os.path.exists(usda), "usdc alone leaves no .usda")
 print("usd cache: all checks passed")
