@@ -5,7 +5,7 @@
 # tests/package/ builds such a project against an installed tree.
 include(CMakePackageConfigHelpers)
 
-install(TARGETS drape RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS drape RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
 install(TARGETS drape_shared EXPORT drapeTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
