@@ -100,33 +100,20 @@ std::string encode_obj(const std::vector<glm::dvec3>& positions, const TriMesh& 
     auto [end, ec] = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::general, 9);
     out.append(buf, end);
   };
-  for (const glm::dvec3& p : positions) {
-    out += "v ";
-    append_number(p.x);
-    out += ' ';
-    append_number(p.y);
-    out += ' ';
-    append_number(p.z);
-    out += '\n';
-  }
-  if (normals) {
-    for (const glm::dvec3& n : vertex_normals(positions, mesh.triangles)) {
-      out += "vn ";
-      append_number(n.x);
+  // "KEY x y ..." with 9 significant digits.
+  const auto append_line = [&](const char* key, const auto& values) {
+    out += key;
+    for (glm::length_t c = 0; c < values.length(); ++c) {
       out += ' ';
-      append_number(n.y);
-      out += ' ';
-      append_number(n.z);
-      out += '\n';
+      append_number(values[c]);
     }
-  }
-  for (const glm::dvec2& uv : mesh.uvs) {
-    out += "vt ";
-    append_number(uv.x);
-    out += ' ';
-    append_number(uv.y);
     out += '\n';
+  };
+  for (const glm::dvec3& p : positions) append_line("v", p);
+  if (normals) {
+    for (const glm::dvec3& n : vertex_normals(positions, mesh.triangles)) append_line("vn", n);
   }
+  for (const glm::dvec2& uv : mesh.uvs) append_line("vt", uv);
   const bool uvs = !mesh.uvs.empty();
   const bool grouped = !mesh.triangle_group_statements.empty();
   std::uint32_t statement = 0xffffffffu;

@@ -1,5 +1,5 @@
-// The `cuda` backend: the coloured solver of solver/parallel_solver.h as CUDA kernels, one launch per
-// colour, with the cloth state resident on the device for the whole run.
+// The `cuda` backend: the coloured solver of solver/parallel_solver.h as CUDA kernels, one launch
+// per colour, with the cloth state resident on the device for the whole run.
 #include "solver/exec_cuda.cuh"
 #include "solver/parallel_solver.h"
 

@@ -133,7 +133,7 @@ TEST(Scene, BadInputNamesFileAndKey) {
   EXPECT_EQ(error_of(R"({"gravity": [0, -9.81], "cloth": {)" + kGrid + "}}"),
             "s.json: gravity: must be an array of 3 numbers");
   EXPECT_EQ(error_of(R"({"output": {"formats": ["ply", "fbx"]}, "cloth": {)" + kGrid + "}}"),
-            "s.json: output.formats: unknown format 'fbx' (known: ply, obj, usd)");
+            "s.json: output.formats: unknown format 'fbx' (known: ply, obj, usd, usdc)");
   EXPECT_EQ(error_of(R"({"fps": 24})"), "s.json: cloth: missing key");
   EXPECT_EQ(error_of(R"({"cloth": {"stretch": 1}})"), "s.json: cloth.mesh: missing key");
   EXPECT_EQ(error_of(R"({"cloth": {"mesh": "nothere.obj"}})"),
