@@ -73,13 +73,14 @@ class PySimulation {
   Simulation m_sim;
 };
 
-SimulationOptions options_with(int threads) {
+SimulationOptions options_with(int threads, bool stats) {
   if (threads < 0) {
     throw InputError("threads: must be 0 (all cores) or a positive count, got " +
                      std::to_string(threads));
   }
   SimulationOptions options;
   options.threads = threads;
+  options.stats = stats;
   return options;
 }
 
@@ -96,7 +97,8 @@ std::string settings_json(const py::dict& settings) {
       .cast<std::string>();
 }
 
-PySimulation from_scene(const std::string& path, const std::string& backend, int threads) {
+PySimulation from_scene(const std::string& path, const std::string& backend, int threads,
+                        bool stats) {
   Scene scene = load_scene(path);
   if (!backend.empty()) {
     const std::optional<Backend> b = find_backend(backend);
@@ -106,13 +108,13 @@ PySimulation from_scene(const std::string& path, const std::string& backend, int
     }
     scene.solver.backend = *b;
   }
-  return PySimulation(Simulation(std::move(scene), options_with(threads)));
+  return PySimulation(Simulation(std::move(scene), options_with(threads, stats)));
 }
 
 // `settings` holds scene-file keys (fps, solver, gravity, wind, cloth without its mesh,
 // colliders); the cloth's mesh comes from the arrays.
 PySimulation from_arrays(const py::array& positions_in, const py::array& triangles_in,
-                         const py::dict& settings, int threads) {
+                         const py::dict& settings, int threads, bool stats) {
   const char kind = triangles_in.dtype().kind();
   if (kind != 'i' && kind != 'u') {
     throw InputError("triangles: must be integer vertex indices, got an array of " +
@@ -145,7 +147,7 @@ PySimulation from_arrays(const py::array& positions_in, const py::array& triangl
   }
   return PySimulation(Simulation(std::move(points), std::move(tris),
                                  parse_settings(settings_json(settings), "settings"),
-                                 options_with(threads)));
+                                 options_with(threads, stats)));
 }
 
 }  // namespace
@@ -174,9 +176,11 @@ PYBIND11_MODULE(drape, m) {
           "stats", &PySimulation::stats,
           "Per-frame stats of frames 0..frame, as dicts with stats.json's keys.");
   m.def("load_scene", &drape::python::from_scene, py::arg("path"), py::arg("backend") = "",
-        py::arg("threads") = 0, "A simulation of a scene file (its cloth, colliders, settings).");
+        py::arg("threads") = 0, py::arg("stats") = true,
+        "A simulation of a scene file (its cloth, colliders, settings). stats=False skips the "
+        "per-frame metrics (strain, vertices inside colliders, self-intersections).");
   m.def("from_arrays", &drape::python::from_arrays, py::arg("positions"), py::arg("triangles"),
-        py::arg("settings") = py::dict(), py::arg("threads") = 0,
+        py::arg("settings") = py::dict(), py::arg("threads") = 0, py::arg("stats") = true,
         "A simulation of a mesh given as arrays; `settings` takes the scene file's keys.");
   m.attr("__version__") = DRAPE_VERSION;
 }

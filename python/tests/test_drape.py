@@ -147,6 +147,10 @@ def test_numpy_values_are_accepted_where_json_takes_numbers():
     assert np.array_equal(plain.positions, numpy.positions)
     assert np.array_equal(numpy.positions[[0, 3]], points[[0, 3]].astype(np.float32))
     assert plain.time == 3 / 24 and len(plain.stats) == 4 and plain.stats[3]["frame"] == 3
+    assert plain.stats[3]["max_strain"] > 0
+    quick = drape.from_arrays(points, tris, {"cloth": {"pins": [0, 3]}, "fps": 24}, stats=False)
+    quick.step(3)
+    assert np.array_equal(quick.positions, plain.positions) and quick.stats[3]["max_strain"] == 0
 
 
 def test_bad_arguments_name_the_argument():
