@@ -6,6 +6,8 @@
 //
 //   bench_solvers [--sizes 64,128,256,512] [--frames 5] [--reference-max 512]
 //                 [--out bench/results/solvers.json]
+// Then, per grid size, the cuda backend on paper (gpu_paper.h): launches and bytes per frame and
+// the lower bound they put on an H200.
 // Grids above --reference-max skip `reference` and single-threaded `cpu` (too slow) and report
 // ratios to `cpu` on all cores instead.
 #include <algorithm>
@@ -22,6 +24,7 @@
 
 #include "bench_util.h"
 #include "drape/error.h"
+#include "gpu_paper.h"
 #include "io/atomic_file.h"
 #include "io/cache.h"
 #include "model/cloth.h"
@@ -217,9 +220,23 @@ int main(int argc, char** argv) {
                       {"speedup_baseline", baseline}});
     }
   }
+  std::printf(
+      "\nThe cuda backend on paper (bench/gpu_paper.h): H200 at 4.8 TB/s, 5 us per launch\n\n");
+  std::printf(
+      "| grid | vertices | colours/iteration | launches/frame | MB/frame | bandwidth bound "
+      "ms | launch bound ms | dominated by |\n|---|---|---|---|---|---|---|---|\n");
+  nlohmann::json paper = nlohmann::json::array();
+  for (int n : sizes) {
+    const drape::Scene scene = grid_scene(n);
+    paper.push_back(drape::bench::gpu_on_paper(
+        n, drape::build_cloth(scene), drape::physics_params(scene), scene.colliders.size()));
+  }
   std::printf("\n");
-  const nlohmann::json result = {
-      {"frames_timed", frames}, {"cuda_device", device}, {"runs", runs}, {"mesh_load", mesh_load}};
+  const nlohmann::json result = {{"frames_timed", frames},
+                                 {"cuda_device", device},
+                                 {"runs", runs},
+                                 {"gpu_on_paper", paper},
+                                 {"mesh_load", mesh_load}};
   const std::filesystem::path parent = std::filesystem::path(out_path).parent_path();
   if (!parent.empty()) std::filesystem::create_directories(parent);
   drape::write_file_atomically(out_path, result.dump(2) + "\n");
