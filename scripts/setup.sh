@@ -19,8 +19,8 @@ if [ "${#missing[@]}" -gt 0 ]; then
 fi
 
 # Python packages the tests use: Pixar's USD library (reads the USD cache back), numpy and pytest
-# (the Python module's tests).
-for module in pxr:usd-core numpy:numpy pytest:pytest; do
+# (the Python module's tests), Ray (drape.batch).
+for module in pxr:usd-core numpy:numpy pytest:pytest ray:ray; do
   if ! python3 -c "import ${module%%:*}" >/dev/null 2>&1 && python3 -m pip --version >/dev/null 2>&1; then
     echo "setup: installing ${module#*:} (PyPI) for the tests" >&2
     python3 -m pip install -q "${module#*:}" >/dev/null 2>&1 || echo "setup: ${module#*:} unavailable" >&2

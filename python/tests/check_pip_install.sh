@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `pip install .` into a fresh virtual environment, then, from outside the source tree, imports
 # drape from that environment and checks that it steps the default scene to the CLI's frame bit
-# for bit. Needs PyPI (scikit-build-core, pybind11, numpy) and drape's Debian build dependencies.
+# for bit, and that drape.batch finds the drape command the package installed. Needs PyPI (scikit-build-core, pybind11, numpy) and drape's Debian build dependencies.
 # Usage: check_pip_install.sh SOURCE_DIR DRAPE_EXE
 set -euo pipefail
 source_dir=$1 drape=$2
@@ -29,4 +29,14 @@ end = data.index(b"end_header\n") + len(b"end_header\n")
 frame = np.frombuffer(data, dtype="<f4", count=3 * 4096, offset=end).reshape(-1, 3)
 assert np.array_equal(sim.positions, frame), "the module's frame 2 differs from the CLI's"
 print("pip-installed drape %s from %s: frame 2 equals the CLI's" % (drape.__version__, drape.__file__))
+
+# drape.batch runs the command installed inside the package.
+from drape import runner
+exe = runner.drape_executable()
+assert exe.startswith(venv_root) and exe.endswith("drape/bin/drape"), exe
+import subprocess
+version = subprocess.run([exe, "--version"], capture_output=True, text=True, check=True).stdout
+assert drape.__version__ in version, version
+print("drape.batch runs %s (%s)" % (exe, version.strip()))
 PY
+"$work/venv/bin/python" -m drape.batch --help >/dev/null

@@ -1,6 +1,7 @@
-// The drape Python module (pybind11): build a cloth from numpy arrays or load a scene file, step
-// frames with the GIL released, read positions back as numpy arrays. Errors keep the CLI's
-// messages: bad input raises ValueError, failures while running raise RuntimeError.
+// The compiled part of the drape Python package, drape._drape (pybind11): build a cloth from numpy
+// arrays or load a scene file, step frames with the GIL released, read positions back as numpy
+// arrays. Errors keep the CLI's messages: bad input raises ValueError, failures while running raise
+// RuntimeError.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
@@ -153,7 +154,7 @@ PySimulation from_arrays(const py::array& positions_in, const py::array& triangl
 }  // namespace
 }  // namespace drape::python
 
-PYBIND11_MODULE(drape, m) {
+PYBIND11_MODULE(_drape, m) {
   m.doc() = "drape: a Position Based Dynamics cloth solver (reference, cpu and cuda backends)";
   py::register_exception_translator([](std::exception_ptr p) {
     try {
@@ -179,6 +180,10 @@ PYBIND11_MODULE(drape, m) {
         py::arg("threads") = 0, py::arg("stats") = true,
         "A simulation of a scene file (its cloth, colliders, settings). stats=False skips the "
         "per-frame metrics (strain, vertices inside colliders, self-intersections).");
+  m.def(
+      "check_scene", [](const std::string& path) { drape::load_scene(path); }, py::arg("path"),
+      "Read and check a scene file (its keys, values and ranges) without building it; raises "
+      "ValueError with the message `drape simulate` would give.");
   m.def("from_arrays", &drape::python::from_arrays, py::arg("positions"), py::arg("triangles"),
         py::arg("settings") = py::dict(), py::arg("threads") = 0, py::arg("stats") = true,
         "A simulation of a mesh given as arrays; `settings` takes the scene file's keys.");
