@@ -181,9 +181,12 @@ def execute(batch, progress, address=None, max_parallel=None):
             try:
                 outcome = ray.get(ref)
             except ray.exceptions.RayError as e:
-                message = str(e).strip().splitlines()
+                lines = str(e).strip().splitlines()
+                message = lines[-1] if lines else type(e).__name__
+                if "No module named 'drape'" in message:
+                    message += " (install drape on every node of the cluster)"
                 outcome = {"status": "failed", "error": "gave up after %d attempts: %s" % (
-                    len(runner.read_attempts(entry["folder"])), message[-1] if message else e)}
+                    len(runner.read_attempts(entry["folder"])), message)}
             outcome["attempts"] = len(runner.read_attempts(entry["folder"]))
             batch.finish(entry["name"], outcome)
             progress.running = len(in_flight)
