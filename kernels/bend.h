@@ -25,12 +25,16 @@
 
 namespace drape::kernels {
 
-// The correction for one lane type S (see kernels/lanes.h). Returns the coefficient
-// -sqrt(1 - d^2) C / sum w|q|^2 k' and the q's; the correction of vertex i is w_i coeff q_i, and
-// coeff is 0 where the spec skips the pair (sum w|q|^2 < EPSILON).
+// What both bend models need of a pair, for one lane type S (see kernels/lanes.h): the q's,
+// denom = sum w|q|^2, sine = sqrt(1 - d^2) and the angle arccos(d).
 template <class S>
-DRAPE_HD DRAPE_INLINE S bend_coefficient(const Vec3<S> p[4], const S w[4], S rest_angle, S k_prime,
-                                         Vec3<S> q[4]) {
+struct BendGeometry {
+  S denom, sine, angle;
+};
+
+template <class S>
+DRAPE_HD DRAPE_INLINE BendGeometry<S> bend_geometry(const Vec3<S> p[4], const S w[4],
+                                                    Vec3<S> q[4]) {
   const Vec3<S> e2 = p[1] - p[0], e3 = p[2] - p[0], e4 = p[3] - p[0];
   const Vec3<S> c23 = cross(e2, e3), c24 = cross(e2, e4);
   const S inv23 = 1.0f / (length(c23) + kEpsilon);
@@ -45,9 +49,34 @@ DRAPE_HD DRAPE_INLINE S bend_coefficient(const Vec3<S> p[4], const S w[4], S res
   const S denom = ((w[0] * dot(q[0], q[0]) + w[1] * dot(q[1], q[1])) + w[2] * dot(q[2], q[2])) +
                   w[3] * dot(q[3], q[3]);
   const S sine = length(cross(n1, n2));
-  const S coeff = -(sine * (lane_atan2(sine, d) - rest_angle) / denom * k_prime);
+  return {denom, sine, lane_atan2(sine, d)};
+}
+
+// PBD: returns the coefficient -sqrt(1 - d^2) C / sum w|q|^2 k' and the q's; the correction of
+// vertex i is w_i coeff q_i, and coeff is 0 where the spec skips the pair (sum w|q|^2 < EPSILON).
+template <class S>
+DRAPE_HD DRAPE_INLINE S bend_coefficient(const Vec3<S> p[4], const S w[4], S rest_angle, S k_prime,
+                                         Vec3<S> q[4]) {
+  const BendGeometry<S> g = bend_geometry(p, w, q);
+  const S coeff = -(g.sine * (g.angle - rest_angle) / g.denom * k_prime);
   const S zero = rest_angle * 0.0f;
-  return lane_where(lane_less(denom, zero + kEpsilon), zero, coeff);
+  return lane_where(lane_less(g.denom, zero + kEpsilon), zero, coeff);
+}
+
+// XPBD (kernels/xpbd.h) with grad_i C = q_i / sine: the correction of vertex i is w_i c q_i and
+// the multiplier grows by sine c, where c = sine (-C - alpha lambda) / (sum w|q|^2 +
+// alpha sine^2) -- the PBD form multiplied through by sine^2, so that it stays finite at a flat
+// pair. alpha is the compliance over dt^2.
+template <class S>
+DRAPE_HD DRAPE_INLINE S xpbd_bend_coefficient(const Vec3<S> p[4], const S w[4], S rest_angle,
+                                              S alpha, S lambda, Vec3<S> q[4], S& dlambda) {
+  const BendGeometry<S> g = bend_geometry(p, w, q);
+  const S c =
+      g.sine * (-(g.angle - rest_angle) - alpha * lambda) / (g.denom + alpha * (g.sine * g.sine));
+  const S zero = rest_angle * 0.0f;
+  const S coeff = lane_where(lane_less(g.denom, zero + kEpsilon), zero, c);
+  dlambda = g.sine * coeff;
+  return coeff;
 }
 
 DRAPE_HD DRAPE_INLINE bool bend_correction(const glm::vec3 p[4], const float w[4], float rest_angle,

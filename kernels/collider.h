@@ -49,6 +49,9 @@ struct ColliderView {
   float radius = 0.0f;         // sphere radius; box corner and edge rounding
   const nanovdb::FloatGrid* grid = nullptr;  // Shape::grid: a level set in local coordinates
   float friction = 0.0f, restitution = 0.0f, thickness = 0.0f;
+  // Friction as a Coulomb cone (the xpbd model) instead of the spec's fraction of the tangential
+  // displacement taken away at every projection.
+  bool coulomb = false;
   Pose now, before;  // placement at the end and at the start of the current substep
 };
 
@@ -183,6 +186,9 @@ DRAPE_HD bool signed_distance(const ColliderView& c, const V& p, typename V::val
 // normalised gradient to the thickness, then take the displacement d since the start of the
 // substep, relative to the collider (x_start carried along by its motion), split it into
 // normal d_n and tangential d_t, and apply p -= friction d_t, p += restitution d_n.
+// With `coulomb` (Macklin et al. 2014, "Unified Particle Physics", section 6.1), the tangential
+// displacement is taken away only up to friction x the push of this projection: the vertex
+// sticks while |d_t| < friction x push and slides with kinetic friction beyond.
 // Returns true when the vertex was in contact.
 template <class V>
 DRAPE_HD bool collide(const ColliderView& c, V& p, const V& x_start,
@@ -204,11 +210,17 @@ DRAPE_HD bool collide(const ColliderView& c, V& p, const V& x_start,
     return phi < T(0);
   }
   const V n = glm::mat<3, 3, T>(c.now.rotation) * (grad / grad_len);
-  p += (thickness - phi) * n;
+  const T push = thickness - phi;
+  p += push * n;
   const V d = p - carried;
   const V d_n = glm::dot(d, n) * n;
   const V d_t = d - d_n;
-  p -= d_t * static_cast<T>(c.friction);
+  if (c.coulomb) {
+    const T slide = glm::length(d_t), limit = static_cast<T>(c.friction) * push;
+    p -= slide > limit ? d_t * (limit / slide) : d_t;
+  } else {
+    p -= d_t * static_cast<T>(c.friction);
+  }
   p += d_n * static_cast<T>(c.restitution);
   return true;
 }

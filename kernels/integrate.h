@@ -31,6 +31,16 @@ struct Predict {
   DRAPE_HD void operator()(std::uint32_t i) const { predict(i, s, dt, accel, damping); }
 };
 
+// Predict with a per-vertex acceleration added (the air's, kernels/xpbd.h).
+struct PredictInAir {
+  ParticleView s;
+  float dt;
+  glm::vec3 accel;
+  float damping;
+  const glm::vec3* air;
+  DRAPE_HD void operator()(std::uint32_t i) const { predict(i, s, dt, accel + air[i], damping); }
+};
+
 struct UpdateVelocity {
   ParticleView s;
   float dt;

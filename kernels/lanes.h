@@ -25,6 +25,20 @@ DRAPE_HD inline bool lane_less(float a, float b) {
   return a < b;
 }
 
+// The same in double, for the reference backend's use of the templated kernels.
+DRAPE_HD inline double lane_sqrt(double x) {
+  return sqrt(x);
+}
+DRAPE_HD inline double lane_atan2(double y, double x) {
+  return atan2(y, x);
+}
+DRAPE_HD inline double lane_where(bool mask, double a, double b) {
+  return mask ? a : b;
+}
+DRAPE_HD inline bool lane_less(double a, double b) {
+  return a < b;
+}
+
 template <class S>
 struct Vec3 {
   S x, y, z;

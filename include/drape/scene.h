@@ -35,6 +35,23 @@ struct PinDesc {
   std::string group;
 };
 
+// How constraints are solved (design doc, "Keys added for garments"): the spec's PBD with
+// stiffness in [0, 1], or XPBD (Macklin et al. 2016) with a fabric's stiffness in SI units.
+enum class ClothModelKind { pbd, xpbd };
+// Vertex masses: the spec's w = 1 for every vertex, or from the fabric's area density.
+enum class MassModel { unit, area };
+
+// A fabric: area density and membrane, shear and bending stiffness (src/model/material.cpp has the
+// presets and their sources).
+struct Material {
+  std::string name = "cotton";  // a preset's name, or "custom"
+  double density = 120.0;       // g/m^2
+  double stretch = 9.8e3;       // N/m, membrane (tensile) stiffness
+  double shear = 45.0;          // N/m per radian of shear
+  double bend = 7.8e-6;         // N m, bending rigidity
+  double damping = 1.0;         // 1/s, velocity decay rate
+};
+
 struct ClothDesc {
   std::string mesh_path;  // resolved against the scene file's folder; empty when `grid` is set
   std::optional<GridDesc> grid;
@@ -46,6 +63,20 @@ struct ClothDesc {
   bool self_collision = false;
   double self_collision_cell = 0.0;  // hash cell size, metres; 0 = the mean rest edge length
   bool self_collision_every_iteration = false;  // rebuild the contacts every iteration
+  ClothModelKind model = ClothModelKind::pbd;
+  Material material;
+  MassModel mass = MassModel::unit;  // default: unit for pbd, area for xpbd
+  double max_strain = 0.0;           // strain limit, 0 = none
+  std::string rest_mesh_path;        // rest lengths and angles from this mesh; empty: the mesh
+  bool bend_rest_flat = false;       // rest dihedral angles flat: no fold memory
+};
+
+// Per-triangle aerodynamic drag and lift against a wind of `wind` m/s (absent: no air).
+struct AirDesc {
+  bool enabled = false;
+  glm::dvec3 wind{0.0};
+  double density = 1.2;  // kg/m^3
+  double drag = 0.0, lift = 0.0;
 };
 
 // A rigid keyframe of a collider's motion: applied on top of its static transform.
@@ -90,6 +121,7 @@ struct Scene {
   glm::dvec3 gravity{0.0, -9.81, 0.0};
   glm::dvec3 wind{0.0};  // a uniform acceleration added to gravity, m/s^2
   ClothDesc cloth;
+  AirDesc air;
   std::vector<ColliderDesc> colliders;
   OutputDesc output;
 };

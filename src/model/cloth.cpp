@@ -1,9 +1,11 @@
+#include <algorithm>
 #include <cmath>
 
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "drape/error.h"
 #include "model/cloth.h"
+#include "model/fabric.h"
 
 namespace drape {
 
@@ -62,6 +64,26 @@ std::vector<std::uint32_t> resolve_pins(const Scene& scene, const TriMesh& mesh)
   return out;
 }
 
+// The rest shape: cloth.rest_mesh (same vertices and triangles, the same transform) or the mesh.
+std::vector<glm::dvec3> rest_positions(const Scene& scene, const TriMesh& mesh) {
+  const std::string& path = scene.cloth.rest_mesh_path;
+  if (path.empty()) return mesh.positions;
+  TriMesh rest = load_mesh(path);
+  const std::string cloth_name =
+      scene.cloth.grid ? "the grid of " + scene.path : scene.cloth.mesh_path;
+  if (rest.positions.size() != mesh.positions.size()) {
+    throw InputError(path + ": cloth.rest_mesh has " + std::to_string(rest.positions.size()) +
+                     " vertices, the cloth mesh " + cloth_name + " has " +
+                     std::to_string(mesh.positions.size()));
+  }
+  if (rest.triangles != mesh.triangles) {
+    throw InputError(path + ": cloth.rest_mesh has other triangles than the cloth mesh " +
+                     cloth_name + " (they must be the same, in the same order)");
+  }
+  apply_transform(scene.cloth.transform, rest.positions);
+  return rest.positions;
+}
+
 }  // namespace
 
 ClothModel build_cloth(const Scene& scene) {
@@ -75,11 +97,16 @@ ClothModel build_cloth(const Scene& scene) {
   cloth.inv_mass.assign(cloth.mesh.positions.size(), 1.0);
   for (std::uint32_t v : resolve_pins(scene, cloth.mesh)) cloth.inv_mass[v] = 0.0;
   for (double w : cloth.inv_mass) cloth.pinned += w == 0.0;
-  cloth.topology = build_topology(cloth.mesh.positions, cloth.mesh.triangles);
+  const std::vector<glm::dvec3> rest = rest_positions(scene, cloth.mesh);
+  cloth.topology = build_topology(rest, cloth.mesh.triangles);
   if (cloth.topology.degenerate_triangles == cloth.mesh.triangles.size()) {
     throw InputError((scene.cloth.grid ? scene.path : scene.cloth.mesh_path) +
                      ": every triangle is degenerate; nothing to simulate");
   }
+  if (scene.cloth.bend_rest_flat) {
+    std::fill(cloth.topology.bend_rest_angle.begin(), cloth.topology.bend_rest_angle.end(), M_PI);
+  }
+  apply_fabric(scene.cloth, rest, cloth);
   return cloth;
 }
 

@@ -12,10 +12,20 @@ namespace drape {
 
 struct ClothModel {
   TriMesh mesh;                  // world-space positions, input order
-  std::vector<double> inv_mass;  // w = 1, pins w = 0 (spec 1.1)
-  Topology topology;
+  std::vector<double> inv_mass;  // w = 1 or 1 / (area mass), pins w = 0 (spec 1.1)
+  Topology topology;             // rest values from cloth.rest_mesh when given
   std::size_t pinned = 0;
+  // XPBD compliance (1 / stiffness) per constraint, in topology order; empty for PBD.
+  std::vector<double> stretch_compliance, shear_compliance, bend_compliance;
+  // Long-range attachments (cloth.max_strain with pins): each vertex's nearest pin along the
+  // rest mesh (kNoPin: none) and the geodesic rest distance to it.
+  std::vector<std::uint32_t> attach_pin;
+  std::vector<double> attach_length;
+  // The triangles around each vertex (air forces): vertex_triangles[offsets[v], offsets[v+1]).
+  std::vector<std::uint32_t> vertex_triangle_offsets, vertex_triangles;
 };
+
+constexpr std::uint32_t kNoPin = 0xffffffffu;
 
 // Loads or generates the mesh, applies the transform, resolves pins and extracts constraints.
 ClothModel build_cloth(const Scene& scene);

@@ -12,6 +12,7 @@
 
 #include "drape/error.h"
 #include "io/text_scan.h"
+#include "model/material.h"
 
 namespace drape {
 
@@ -199,10 +200,76 @@ PinDesc read_pins(const ObjectReader& cloth) {
 
 Transform read_transform(const ObjectReader& t);
 
+std::string one_of(const ObjectReader& r, const char* key, const std::string& fallback,
+                   std::initializer_list<const char*> names) {
+  const std::string value = r.string(key, fallback);
+  std::string list;
+  for (const char* n : names) {
+    if (value == n) return value;
+    list += (list.empty() ? "\"" : ", \"") + std::string(n) + "\"";
+  }
+  r.fail("must be one of " + list + ", got \"" + value + "\"", key);
+}
+
+// cloth.model, material, mass, max_strain, rest_mesh, bend_rest (design doc, "Keys added for
+// garments"). PBD stiffness in [0, 1] and an XPBD material exclude each other.
+void read_fabric(const ObjectReader& r, const std::string& file, ClothDesc& c) {
+  const bool xpbd = one_of(r, "model", "pbd", {"pbd", "xpbd"}) == "xpbd";
+  c.model = xpbd ? ClothModelKind::xpbd : ClothModelKind::pbd;
+  for (const char* key : {"stretch", "shear", "bend", "damping"}) {
+    if (xpbd && r.has(key)) {
+      r.fail(
+          "is a PBD stiffness in [0, 1]; with \"model\": \"xpbd\" the fabric comes from "
+          "cloth.material",
+          key);
+    }
+  }
+  if (r.has("material")) {
+    if (r.at("material").is_string()) {
+      const std::string name = r.string("material", "");
+      const std::optional<Material> preset = find_material(name);
+      if (!preset)
+        r.fail("unknown material '" + name + "' (known: " + material_names() + ")", "material");
+      c.material = *preset;
+    } else {
+      const ObjectReader m = r.object("material");
+      m.allow_only({"density", "stretch", "shear", "bend", "damping"});
+      Material& f = c.material;
+      f.name = "custom";
+      f.density = m.number("density", f.density, 1.0, 1e5);
+      f.stretch = m.number("stretch", f.stretch, 1e-3, 1e9);
+      f.shear = m.number("shear", f.shear, 1e-6, 1e9);
+      f.bend = m.number("bend", f.bend, 1e-12, 1e3);
+      f.damping = m.number("damping", f.damping, 0.0, 1e3);
+    }
+  }
+  c.mass = one_of(r, "mass", xpbd ? "area" : "unit", {"unit", "area"}) == "area" ? MassModel::area
+                                                                                 : MassModel::unit;
+  c.max_strain = r.number("max_strain", 0.0, 1e-4, 10.0);
+  if (r.has("rest_mesh")) {
+    const std::string path = r.string("rest_mesh", "");
+    if (path.empty()) r.fail("must not be empty", "rest_mesh");
+    c.rest_mesh_path = path[0] == '/' ? path : folder_of(file) + path;
+  }
+  c.bend_rest_flat = one_of(r, "bend_rest", "mesh", {"mesh", "flat"}) == "flat";
+}
+
+AirDesc read_air(const ObjectReader& a) {
+  a.allow_only({"wind", "density", "drag", "lift"});
+  AirDesc air;
+  air.enabled = true;
+  air.wind = a.vec3("wind", air.wind);
+  air.density = a.number("density", air.density, 0.0, 1e4);
+  air.drag = a.number("drag", air.drag, 0.0, 100.0);
+  air.lift = a.number("lift", air.lift, 0.0, 100.0);
+  return air;
+}
+
 // `mesh_here`: the mesh is a key of this object (a scene file), or given elsewhere (settings).
 ClothDesc read_cloth(const ObjectReader& r, const std::string& file, bool mesh_here) {
   r.allow_only({"mesh", "transform", "pins", "stretch", "shear", "bend", "damping", "thickness",
-                "friction", "self_collision"});
+                "friction", "self_collision", "model", "material", "mass", "max_strain",
+                "rest_mesh", "bend_rest"});
   ClothDesc c;
   if (!mesh_here) {
     if (r.has("mesh")) r.fail("give the mesh as the positions and triangles arrays", "mesh");
@@ -247,6 +314,7 @@ ClothDesc read_cloth(const ObjectReader& r, const std::string& file, bool mesh_h
   if (c.self_collision && !(c.thickness > 0.0)) {
     r.fail("must be above 0 when self_collision is on", "thickness");
   }
+  read_fabric(r, file, c);
   return c;
 }
 
@@ -366,8 +434,8 @@ Scene parse(const std::string& text, const std::string& path, bool mesh_here) {
                      ": invalid JSON: " + (cut == std::string::npos ? what : what.substr(cut + 2)));
   }
   const ObjectReader r(root, "", path);
-  r.allow_only(
-      {"version", "fps", "frames", "solver", "gravity", "wind", "cloth", "colliders", "output"});
+  r.allow_only({"version", "fps", "frames", "solver", "gravity", "wind", "air", "cloth",
+                "colliders", "output"});
   Scene s;
   s.path = path;
   if (r.has("version") && r.integer("version", 1, 1, 1) != 1) r.fail("unsupported", "version");
@@ -389,6 +457,7 @@ Scene parse(const std::string& text, const std::string& path, bool mesh_here) {
   }
   s.gravity = r.vec3("gravity", s.gravity);
   s.wind = r.vec3("wind", s.wind);
+  if (r.has("air")) s.air = read_air(r.object("air"));
   if (r.has("cloth")) {
     s.cloth = read_cloth(r.object("cloth"), path, mesh_here);
   } else if (mesh_here) {

@@ -14,6 +14,7 @@
 #include "kernels/collider.h"
 #include "kernels/distance.h"
 #include "kernels/integrate.h"
+#include "kernels/xpbd.h"
 #include "solver/colouring.h"
 #include "solver/solver.h"
 
@@ -67,6 +68,15 @@ class ParallelSolver final : public Solver {
     m_k_stretch = static_cast<float>(scaled_stiffness(params.stretch, params.iterations));
     m_k_shear = static_cast<float>(scaled_stiffness(params.shear, params.iterations));
     m_k_bend = static_cast<float>(scaled_stiffness(params.bend, params.iterations));
+    if (params.xpbd) upload_compliance(cloth, colouring);
+    if (!cloth.attach_pin.empty()) {
+      std::vector<std::uint32_t> pins(cloth.attach_pin.begin(), cloth.attach_pin.end());
+      for (std::uint32_t& p : pins) p = p == kNoPin ? kernels::kNone : p;
+      m_attach_pin.upload(pins);
+      m_attach_length.upload(
+          std::vector<float>(cloth.attach_length.begin(), cloth.attach_length.end()));
+    }
+    if (params.air.enabled) upload_air(cloth);
     if (params.self_collision.enabled) {
       m_self =
           std::make_unique<SelfCollision<Exec>>(cloth, params.self_collision, m_w.data(), exec);
@@ -103,16 +113,34 @@ class ParallelSolver final : public Solver {
     return m_x.bytes() + m_p.bytes() + m_v.bytes() + m_w.bytes() + m_stretch_v0.bytes() +
            m_stretch_v1.bytes() + m_stretch_rest.bytes() + m_shear_v0.bytes() + m_shear_v1.bytes() +
            m_shear_rest.bytes() + m_bend_v1.bytes() + m_bend_v2.bytes() + m_bend_v3.bytes() +
-           m_bend_v4.bytes() + m_bend_rest.bytes() + (m_self ? m_self->bytes() : 0);
+           m_bend_v4.bytes() + m_bend_rest.bytes() + m_alpha.bytes() + m_lambda.bytes() +
+           m_attach_pin.bytes() + m_attach_length.bytes() + m_triangles.bytes() +
+           m_vertex_triangle_offsets.bytes() + m_vertex_triangles.bytes() + m_air.bytes() +
+           (m_self ? m_self->bytes() : 0);
   }
 
  private:
   void substep() {
     const kernels::ParticleView s = particles();
     const float dt = static_cast<float>(m_params.dt());
-    m_exec.for_each(0, m_vertices,
-                    kernels::Predict{s, dt, glm::vec3(m_params.gravity + m_params.wind),
-                                     static_cast<float>(m_params.damping)});
+    const glm::vec3 accel(m_params.gravity + m_params.wind);
+    const float damping = static_cast<float>(m_params.damping);
+    if (m_params.air.enabled) {
+      const AirDesc& air = m_params.air;
+      m_exec.for_each(
+          0, m_vertices,
+          kernels::AirAcceleration{s, m_triangles.data(), m_vertex_triangle_offsets.data(),
+                                   m_vertex_triangles.data(), glm::vec3(air.wind),
+                                   static_cast<float>(air.density), static_cast<float>(air.drag),
+                                   static_cast<float>(air.lift), m_air.data()});
+      m_exec.for_each(0, m_vertices, kernels::PredictInAir{s, dt, accel, damping, m_air.data()});
+    } else {
+      m_exec.for_each(0, m_vertices, kernels::Predict{s, dt, accel, damping});
+    }
+    if (m_params.xpbd) {
+      m_exec.for_each(0, static_cast<std::uint32_t>(m_lambda.size()),
+                      kernels::ZeroLambda{m_lambda.data()});
+    }
     const kernels::ProjectBatch<kernels::DistanceView> stretch{
         s, {m_stretch_v0.data(), m_stretch_v1.data(), m_stretch_rest.data()}, m_k_stretch};
     const kernels::ProjectBatch<kernels::DistanceView> shear{
@@ -126,20 +154,85 @@ class ParallelSolver final : public Solver {
                                         static_cast<std::uint32_t>(m_colliders.size()), s};
     if (m_self && !m_self->every_iteration()) m_self->rebuild(s);
     for (int it = 0; it < m_params.iterations; ++it) {
-      for_each_colour(m_stretch_offsets, stretch);
-      for (std::size_t c = 0; c + 1 < m_bend_offsets.size(); ++c) {
-        m_exec.for_each_pack(m_bend_offsets[c], m_bend_offsets[c + 1], bend);
+      if (m_params.xpbd) {
+        project_xpbd(s);
+      } else {
+        for_each_colour(m_stretch_offsets, stretch);
+        for (std::size_t c = 0; c + 1 < m_bend_offsets.size(); ++c) {
+          m_exec.for_each_pack(m_bend_offsets[c], m_bend_offsets[c + 1], bend);
+        }
+        for_each_colour(m_shear_offsets, shear);
       }
-      for_each_colour(m_shear_offsets, shear);
       if (collide.count > 0) m_exec.for_each_chunk(0, m_vertices, collide);
       if (m_self) {
         if (m_self->every_iteration()) m_self->rebuild(s);
         m_self->project(s);
       }
     }
+    if (m_params.max_strain > 0.0) limit_strain(s, stretch.c);
     if (m_self) m_self->settle(s);
     ++m_substeps_done;
     m_exec.for_each(0, m_vertices, kernels::UpdateVelocity{s, dt});
+  }
+
+  // One XPBD iteration: stretch, bend, shear, each colour after colour.
+  void project_xpbd(const kernels::ParticleView& s) {
+    const std::size_t edges = m_stretch_v0.size(), pairs = m_bend_v1.size();
+    float* lambda = m_lambda.data();
+    const float* alpha = m_alpha.data();
+    const kernels::XpbdBatch<kernels::XpbdDistanceView> stretch{
+        s, {m_stretch_v0.data(), m_stretch_v1.data(), m_stretch_rest.data(), alpha, lambda}};
+    const kernels::XpbdBatch<kernels::XpbdBendView> bend{
+        s,
+        {{m_bend_v1.data(), m_bend_v2.data(), m_bend_v3.data(), m_bend_v4.data(),
+          m_bend_rest.data()},
+         alpha + edges,
+         lambda + edges}};
+    const kernels::XpbdBatch<kernels::XpbdDistanceView> shear{
+        s,
+        {m_shear_v0.data(), m_shear_v1.data(), m_shear_rest.data(), alpha + edges + pairs,
+         lambda + edges + pairs}};
+    for_each_colour(m_stretch_offsets, stretch);
+    for (std::size_t c = 0; c + 1 < m_bend_offsets.size(); ++c) {
+      m_exec.for_each_pack(m_bend_offsets[c], m_bend_offsets[c + 1], bend);
+    }
+    for_each_colour(m_shear_offsets, shear);
+  }
+
+  // Strain limiting (Provot) over the stretch edges, then the long-range attachments.
+  void limit_strain(const kernels::ParticleView& s, const kernels::DistanceView& edges) {
+    const float ratio = static_cast<float>(1.0 + m_params.max_strain);
+    for (int pass = 0; pass < kStrainLimitPasses; ++pass) {
+      for_each_colour(m_stretch_offsets, kernels::StrainLimitBatch{s, edges, ratio});
+    }
+    if (m_attach_pin.size() > 0) {
+      m_exec.for_each(0, m_vertices,
+                      kernels::AttachToPins{s, m_attach_pin.data(), m_attach_length.data(), ratio});
+    }
+  }
+
+  // XPBD compliances over dt^2 in colour order (stretch | bend | shear) and their multipliers.
+  void upload_compliance(const ClothModel& cloth, const ClothColouring& colouring) {
+    const double dt2 = m_params.dt() * m_params.dt();
+    std::vector<float> alpha;
+    const auto append = [&](const std::vector<std::uint32_t>& order,
+                            const std::vector<double>& compliance) {
+      for (std::uint32_t k : order) alpha.push_back(static_cast<float>(compliance[k] / dt2));
+    };
+    append(colouring.stretch.order, cloth.stretch_compliance);
+    append(colouring.bend.order, cloth.bend_compliance);
+    append(colouring.shear.order, cloth.shear_compliance);
+    m_alpha.upload(alpha);
+    m_lambda.upload(std::vector<float>(alpha.size(), 0.0f));
+  }
+
+  void upload_air(const ClothModel& cloth) {
+    std::vector<std::uint32_t> corners;
+    for (const glm::uvec3& t : cloth.mesh.triangles) corners.insert(corners.end(), {t.x, t.y, t.z});
+    m_triangles.upload(corners);
+    m_vertex_triangle_offsets.upload(cloth.vertex_triangle_offsets);
+    m_vertex_triangles.upload(cloth.vertex_triangles);
+    m_air.upload(std::vector<glm::vec3>(m_vertices, glm::vec3(0.0f)));
   }
 
   // Colour after colour; the constraints of one colour share no vertex and run in parallel.
@@ -159,6 +252,7 @@ class ParallelSolver final : public Solver {
     for (std::size_t c = 0; c < m_colliders.size(); ++c) {
       views.push_back(make_view(m_colliders[c], t_before, t_before + dt,
                                 m_colliders[c].grid ? m_grids[c].data() : nullptr));
+      views.back().coulomb = m_params.xpbd;
     }
     m_collider_views.upload(views);
     return m_collider_views.data();
@@ -194,6 +288,11 @@ class ParallelSolver final : public Solver {
   Buffer<std::uint32_t> m_stretch_v0, m_stretch_v1, m_shear_v0, m_shear_v1;
   Buffer<std::uint32_t> m_bend_v1, m_bend_v2, m_bend_v3, m_bend_v4;
   Buffer<float> m_stretch_rest, m_shear_rest, m_bend_rest;
+  Buffer<float> m_alpha, m_lambda;  // XPBD, colour order: stretch | bend | shear
+  Buffer<std::uint32_t> m_attach_pin;
+  Buffer<float> m_attach_length;
+  Buffer<std::uint32_t> m_triangles, m_vertex_triangle_offsets, m_vertex_triangles;
+  Buffer<glm::vec3> m_air;
   std::vector<Buffer<SdfGrid::Block>> m_grids;
   Buffer<kernels::ColliderView> m_collider_views;
   long long m_substeps_done = 0;

@@ -19,6 +19,10 @@ PhysicsParams physics_params(const Scene& scene) {
   p.shear = scene.cloth.shear;
   p.bend = scene.cloth.bend;
   p.damping = scene.cloth.damping;
+  p.xpbd = scene.cloth.model == ClothModelKind::xpbd;
+  if (p.xpbd) p.damping = std::exp(-scene.cloth.material.damping * p.dt());
+  p.max_strain = scene.cloth.max_strain;
+  p.air = scene.air;
   p.self_collision.enabled = scene.cloth.self_collision;
   p.self_collision.thickness = scene.cloth.thickness;
   p.self_collision.friction = scene.cloth.friction;

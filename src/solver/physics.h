@@ -20,8 +20,12 @@ struct PhysicsParams {
   double fps = 24.0;
   int substeps = 4, iterations = 10;
   glm::dvec3 gravity{0.0, -9.81, 0.0}, wind{0.0};
-  double stretch = 1.0, shear = 1.0, bend = 0.1, damping = 0.99;
+  double stretch = 1.0, shear = 1.0, bend = 0.1;
+  double damping = 0.99;  // velocity factor per substep (XPBD: exp(-material damping x dt))
   SelfCollisionParams self_collision;
+  bool xpbd = false;        // compliance per constraint (ClothModel) instead of stiffness
+  double max_strain = 0.0;  // strain limit after the iterations, 0 = none
+  AirDesc air;
 
   double dt() const { return 1.0 / (fps * substeps); }
 };
@@ -31,5 +35,8 @@ PhysicsParams physics_params(const Scene& scene);
 // Iteration-independent stiffness, k' = 1 - (1 - k)^(1/n), n = constraint iterations
 // (Mueller et al. 2006, section 3.3; design doc "Conventions").
 double scaled_stiffness(double k, int iterations);
+
+// Gauss-Seidel passes of the strain limit over the stretch edges after each substep's iterations.
+constexpr int kStrainLimitPasses = 4;
 
 }  // namespace drape

@@ -7,12 +7,22 @@
 
 #include "collision/collider_view.h"
 #include "drape/error.h"
+#include "kernels/xpbd.h"
 #include "solver/reference_constraints.h"
 #include "solver/solver.h"
 
 namespace drape {
 
 namespace {
+
+using V3 = kernels::Vec3<double>;
+
+V3 vec(const glm::dvec3& v) {
+  return {v.x, v.y, v.z};
+}
+glm::dvec3 to_glm(const V3& v) {
+  return {v.x, v.y, v.z};
+}
 
 class ReferenceSolver final : public Solver {
  public:
@@ -28,7 +38,18 @@ class ReferenceSolver final : public Solver {
         m_k_stretch(scaled_stiffness(params.stretch, params.iterations)),
         m_k_shear(scaled_stiffness(params.shear, params.iterations)),
         m_k_bend(scaled_stiffness(params.bend, params.iterations)),
-        m_triangles(cloth.mesh.triangles) {
+        m_triangles(cloth.mesh.triangles),
+        m_stretch_compliance(cloth.stretch_compliance),
+        m_shear_compliance(cloth.shear_compliance),
+        m_bend_compliance(cloth.bend_compliance),
+        m_attach_pin(cloth.attach_pin),
+        m_attach_length(cloth.attach_length),
+        m_vertex_triangle_offsets(cloth.vertex_triangle_offsets),
+        m_vertex_triangles(cloth.vertex_triangles) {
+    const double dt2 = params.dt() * params.dt();
+    for (auto* c : {&m_stretch_compliance, &m_shear_compliance, &m_bend_compliance}) {
+      for (double& a : *c) a /= dt2;  // alpha~ = alpha / dt^2
+    }
     if (params.self_collision.enabled) {
       m_cell_size = params.self_collision.cell_size > 0.0 ? params.self_collision.cell_size
                                                           : mean_rest_edge_length(m_topo);
@@ -57,8 +78,9 @@ class ReferenceSolver final : public Solver {
   void substep() {
     const double dt = m_params.dt();
     const glm::dvec3 accel = m_params.gravity + m_params.wind;
+    if (m_params.air.enabled) air_accelerations();
     for (std::size_t i = 0; i < m_x.size(); ++i) {
-      if (m_w[i] > 0.0) m_v[i] += dt * accel;
+      if (m_w[i] > 0.0) m_v[i] += dt * (m_air.empty() ? accel : accel + m_air[i]);
       m_v[i] *= m_params.damping;
       m_p[i] = m_x[i] + dt * m_v[i];
     }
@@ -66,19 +88,109 @@ class ReferenceSolver final : public Solver {
     m_views.clear();
     for (const Collider& c : m_colliders) {
       m_views.push_back(make_view(c, t_before, t_before + dt, c.grid ? c.grid->data() : nullptr));
+      m_views.back().coulomb = m_params.xpbd;
+    }
+    if (m_params.xpbd) {
+      m_stretch_lambda.assign(m_topo.edge_count(), 0.0);
+      m_bend_lambda.assign(m_topo.bend_count(), 0.0);
+      m_shear_lambda.assign(m_topo.bend_count(), 0.0);
     }
     for (int it = 0; it < m_params.iterations; ++it) {
-      project_stretch();
-      project_bend();
-      project_shear();
+      if (m_params.xpbd) {
+        project_xpbd_stretch_and_shear(m_topo.edge_v0, m_topo.edge_v1, m_topo.edge_rest_length,
+                                       m_stretch_compliance, m_stretch_lambda);
+        project_xpbd_bend();
+        project_xpbd_stretch_and_shear(m_topo.bend_v3, m_topo.bend_v4, m_topo.shear_rest_length,
+                                       m_shear_compliance, m_shear_lambda);
+      } else {
+        project_stretch();
+        project_bend();
+        project_shear();
+      }
       project_obstacles();
       if (m_params.self_collision.enabled) project_self_collisions();
     }
+    if (m_params.max_strain > 0.0) limit_strain();
     for (std::size_t i = 0; i < m_x.size(); ++i) {
       m_v[i] = (m_p[i] - m_x[i]) / dt;
       m_x[i] = m_p[i];
     }
     ++m_substeps_done;
+  }
+
+  // Per-vertex air acceleration: w_i times a third of the force on each of its triangles.
+  void air_accelerations() {
+    const AirDesc& air = m_params.air;
+    m_air.assign(m_x.size(), glm::dvec3(0.0));
+    for (std::size_t i = 0; i < m_x.size(); ++i) {
+      V3 sum{0.0, 0.0, 0.0};
+      for (std::uint32_t j = m_vertex_triangle_offsets[i]; j < m_vertex_triangle_offsets[i + 1];
+           ++j) {
+        const glm::uvec3 t = m_triangles[m_vertex_triangles[j]];
+        const V3 x[3] = {vec(m_x[t.x]), vec(m_x[t.y]), vec(m_x[t.z])};
+        const V3 v[3] = {vec(m_v[t.x]), vec(m_v[t.y]), vec(m_v[t.z])};
+        sum = sum + kernels::air_force(x, v, vec(air.wind), air.density, air.drag, air.lift);
+      }
+      m_air[i] = to_glm(sum) * (m_w[i] / 3.0);
+    }
+  }
+
+  void project_xpbd_stretch_and_shear(const std::vector<std::uint32_t>& v0,
+                                      const std::vector<std::uint32_t>& v1,
+                                      const std::vector<double>& rest,
+                                      const std::vector<double>& alpha,
+                                      std::vector<double>& lambda) {
+    for (std::size_t k = 0; k < v0.size(); ++k) {
+      const std::uint32_t a = v0[k], b = v1[k];
+      V3 n;
+      const double dl = kernels::xpbd_distance(vec(m_p[a]), m_w[a], vec(m_p[b]), m_w[b], rest[k],
+                                               alpha[k], lambda[k], n);
+      lambda[k] += dl;
+      m_p[a] += to_glm(n) * (m_w[a] * dl);
+      m_p[b] -= to_glm(n) * (m_w[b] * dl);
+    }
+  }
+
+  void project_xpbd_bend() {
+    for (std::size_t k = 0; k < m_topo.bend_count(); ++k) {
+      const std::uint32_t idx[4] = {m_topo.bend_v1[k], m_topo.bend_v2[k], m_topo.bend_v3[k],
+                                    m_topo.bend_v4[k]};
+      V3 p[4], q[4];
+      double w[4];
+      for (int i = 0; i < 4; ++i) {
+        p[i] = vec(m_p[idx[i]]);
+        w[i] = m_w[idx[i]];
+      }
+      double dl;
+      const double coeff = kernels::xpbd_bend_coefficient(
+          p, w, m_topo.bend_rest_angle[k], m_bend_compliance[k], m_bend_lambda[k], q, dl);
+      m_bend_lambda[k] += dl;
+      for (int i = 0; i < 4; ++i) m_p[idx[i]] += to_glm(q[i]) * (w[i] * coeff);
+    }
+  }
+
+  // Strain limiting over the edges in order, then the long-range attachments.
+  void limit_strain() {
+    const double ratio = 1.0 + m_params.max_strain;
+    for (int pass = 0; pass < kStrainLimitPasses; ++pass) {
+      for (std::size_t e = 0; e < m_topo.edge_count(); ++e) {
+        const std::uint32_t a = m_topo.edge_v0[e], b = m_topo.edge_v1[e];
+        V3 da, db;
+        if (kernels::strain_limit(vec(m_p[a]), m_w[a], vec(m_p[b]), m_w[b],
+                                  m_topo.edge_rest_length[e] * ratio, da, db)) {
+          m_p[a] += to_glm(da);
+          m_p[b] += to_glm(db);
+        }
+      }
+    }
+    for (std::size_t i = 0; i < m_attach_pin.size(); ++i) {
+      if (m_attach_pin[i] == kNoPin) continue;
+      V3 out;
+      if (kernels::attach(vec(m_p[i]), vec(m_p[m_attach_pin[i]]), m_attach_length[i] * ratio,
+                          out)) {
+        m_p[i] = to_glm(out);
+      }
+    }
   }
 
   void project_obstacles() {
@@ -179,6 +291,12 @@ class ReferenceSolver final : public Solver {
   double m_k_stretch, m_k_shear, m_k_bend;
   std::vector<glm::uvec3> m_triangles;
   double m_cell_size = 0.0;
+  std::vector<double> m_stretch_compliance, m_shear_compliance, m_bend_compliance;  // / dt^2
+  std::vector<double> m_stretch_lambda, m_shear_lambda, m_bend_lambda;
+  std::vector<std::uint32_t> m_attach_pin;
+  std::vector<double> m_attach_length;
+  std::vector<std::uint32_t> m_vertex_triangle_offsets, m_vertex_triangles;
+  std::vector<glm::dvec3> m_air;
 };
 
 }  // namespace
