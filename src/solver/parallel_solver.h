@@ -163,6 +163,7 @@ class ParallelSolver final : public Solver {
         }
         for_each_colour(m_shear_offsets, shear);
       }
+      if (m_params.max_strain > 0.0) limit_strain(s, stretch.c);
       if (collide.count > 0) m_exec.for_each_chunk(0, m_vertices, collide);
       if (m_self) {
         if (m_self->every_iteration()) m_self->rebuild(s);
@@ -199,15 +200,15 @@ class ParallelSolver final : public Solver {
     for_each_colour(m_shear_offsets, shear);
   }
 
-  // Strain limiting (Provot) over the stretch edges, then the long-range attachments.
+  // The long-range attachments, then strain limiting (Provot) over the stretch edges.
   void limit_strain(const kernels::ParticleView& s, const kernels::DistanceView& edges) {
     const float ratio = static_cast<float>(1.0 + m_params.max_strain);
-    for (int pass = 0; pass < kStrainLimitPasses; ++pass) {
-      for_each_colour(m_stretch_offsets, kernels::StrainLimitBatch{s, edges, ratio});
-    }
     if (m_attach_pin.size() > 0) {
       m_exec.for_each(0, m_vertices,
                       kernels::AttachToPins{s, m_attach_pin.data(), m_attach_length.data(), ratio});
+    }
+    for (int pass = 0; pass < kStrainLimitPasses; ++pass) {
+      for_each_colour(m_stretch_offsets, kernels::StrainLimitBatch{s, edges, ratio});
     }
   }
 

@@ -36,7 +36,8 @@ PhysicsParams physics_params(const Scene& scene);
 // (Mueller et al. 2006, section 3.3; design doc "Conventions").
 double scaled_stiffness(double k, int iterations);
 
-// Gauss-Seidel passes of the strain limit over the stretch edges after each substep's iterations.
+// Gauss-Seidel passes of the strain limit over the stretch edges (after the long-range
+// attachments), run after every iteration and once more after the substep's iterations.
 constexpr int kStrainLimitPasses = 4;
 
 }  // namespace drape

@@ -107,6 +107,7 @@ class ReferenceSolver final : public Solver {
         project_bend();
         project_shear();
       }
+      if (m_params.max_strain > 0.0) limit_strain();
       project_obstacles();
       if (m_params.self_collision.enabled) project_self_collisions();
     }
@@ -169,9 +170,17 @@ class ReferenceSolver final : public Solver {
     }
   }
 
-  // Strain limiting over the edges in order, then the long-range attachments.
+  // The long-range attachments, then strain limiting over the edges in order.
   void limit_strain() {
     const double ratio = 1.0 + m_params.max_strain;
+    for (std::size_t i = 0; i < m_attach_pin.size(); ++i) {
+      if (m_attach_pin[i] == kNoPin) continue;
+      V3 out;
+      if (kernels::attach(vec(m_p[i]), vec(m_p[m_attach_pin[i]]), m_attach_length[i] * ratio,
+                          out)) {
+        m_p[i] = to_glm(out);
+      }
+    }
     for (int pass = 0; pass < kStrainLimitPasses; ++pass) {
       for (std::size_t e = 0; e < m_topo.edge_count(); ++e) {
         const std::uint32_t a = m_topo.edge_v0[e], b = m_topo.edge_v1[e];
@@ -181,14 +190,6 @@ class ReferenceSolver final : public Solver {
           m_p[a] += to_glm(da);
           m_p[b] += to_glm(db);
         }
-      }
-    }
-    for (std::size_t i = 0; i < m_attach_pin.size(); ++i) {
-      if (m_attach_pin[i] == kNoPin) continue;
-      V3 out;
-      if (kernels::attach(vec(m_p[i]), vec(m_p[m_attach_pin[i]]), m_attach_length[i] * ratio,
-                          out)) {
-        m_p[i] = to_glm(out);
       }
     }
   }
