@@ -157,11 +157,7 @@ class ParallelSolver final : public Solver {
       if (m_params.xpbd) {
         project_xpbd(s);
       } else {
-        for_each_colour(m_stretch_offsets, stretch);
-        for (std::size_t c = 0; c + 1 < m_bend_offsets.size(); ++c) {
-          m_exec.for_each_pack(m_bend_offsets[c], m_bend_offsets[c + 1], bend);
-        }
-        for_each_colour(m_shear_offsets, shear);
+        project(stretch, bend, shear);
       }
       if (m_params.max_strain > 0.0) limit_strain(s, stretch.c);
       if (collide.count > 0) m_exec.for_each_chunk(0, m_vertices, collide);
@@ -176,7 +172,7 @@ class ParallelSolver final : public Solver {
     m_exec.for_each(0, m_vertices, kernels::UpdateVelocity{s, dt});
   }
 
-  // One XPBD iteration: stretch, bend, shear, each colour after colour.
+  // One XPBD iteration over the multipliers of this substep.
   void project_xpbd(const kernels::ParticleView& s) {
     const std::size_t edges = m_stretch_v0.size(), pairs = m_bend_v1.size();
     float* lambda = m_lambda.data();
@@ -193,6 +189,13 @@ class ParallelSolver final : public Solver {
         s,
         {m_shear_v0.data(), m_shear_v1.data(), m_shear_rest.data(), alpha + edges + pairs,
          lambda + edges + pairs}};
+    project(stretch, bend, shear);
+  }
+
+  // One iteration of either model: stretch, bend (four pairs at a time on the cpu), shear, each
+  // colour after colour.
+  template <class Distance, class Bend>
+  void project(const Distance& stretch, const Bend& bend, const Distance& shear) {
     for_each_colour(m_stretch_offsets, stretch);
     for (std::size_t c = 0; c + 1 < m_bend_offsets.size(); ++c) {
       m_exec.for_each_pack(m_bend_offsets[c], m_bend_offsets[c + 1], bend);
