@@ -62,8 +62,7 @@ Cost measure(const drape::Scene& scene, const drape::Collider& collider, int fra
   const double t = 12.0 / params.fps;
   const drape::kernels::ColliderView view =
       drape::make_view(collider, t, t, collider.grid ? collider.grid->data() : nullptr);
-  drape::exec::CpuExec exec;
-  exec.threads = drape::default_thread_count();
+  const drape::exec::CpuExec exec(drape::default_thread_count());
   glm::vec3* pp = p.data();
   const glm::vec3* xp = x.data();
   const std::vector<float> w(p.size(), 1.0f);

@@ -1,5 +1,7 @@
 #include "collision/self_intersection.h"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -145,7 +147,7 @@ bool triangles_intersect(const glm::dvec3 a[3], const glm::dvec3 b[3]) {
 }
 
 std::uint64_t count_self_intersections(const std::vector<glm::dvec3>& positions,
-                                       const std::vector<glm::uvec3>& triangles) {
+                                       const std::vector<glm::uvec3>& triangles, int threads) {
   if (positions.empty()) return 0;
   const Grid grid = snapping(positions.data(), positions.size());
   std::vector<P3> q(positions.size());
@@ -196,7 +198,8 @@ std::uint64_t count_self_intersections(const std::vector<glm::dvec3>& positions,
 
   std::uint64_t count = 0;
   const auto n_runs = static_cast<std::int64_t>(runs.size()) - 1;
-#pragma omp parallel for schedule(dynamic, 64) reduction(+ : count)
+  const int team = threads > 0 ? threads : omp_get_num_procs();
+#pragma omp parallel for schedule(dynamic, 64) reduction(+ : count) num_threads(team)
   for (std::int64_t r = 0; r < n_runs; ++r) {
     const std::uint64_t this_cell = binned[runs[r]].first;
     for (std::size_t i = runs[r]; i < runs[r + 1]; ++i) {

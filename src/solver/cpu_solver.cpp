@@ -1,23 +1,28 @@
 // The `cpu` backend: the coloured solver of solver/parallel_solver.h on OpenMP threads.
-#include <omp.h>
-
 #include <algorithm>
 
 #include "collision/self_collision_pairs.h"
 #include "kernels/bend_pack.h"
+#include "solver/cpu_solver.h"
 #include "solver/exec_cpu.h"
 #include "solver/parallel_solver.h"
 
 namespace drape {
 
 int default_thread_count() {
-  return omp_get_num_procs();
+  return usable_cpus();
 }
 
 std::unique_ptr<Solver> make_cpu_solver(const ClothModel& cloth, const PhysicsParams& params,
                                         int threads, const std::vector<Collider>& colliders) {
+  return make_cpu_solver(cloth, params, std::make_shared<ThreadGovernor>(threads), colliders);
+}
+
+std::unique_ptr<Solver> make_cpu_solver(const ClothModel& cloth, const PhysicsParams& params,
+                                        std::shared_ptr<ThreadGovernor> governor,
+                                        const std::vector<Collider>& colliders) {
   exec::CpuExec exec;
-  exec.threads = threads > 0 ? threads : default_thread_count();
+  exec.governor = std::move(governor);
   return std::make_unique<ParallelSolver<exec::CpuExec>>(cloth, params, colliders, exec);
 }
 
@@ -25,8 +30,7 @@ SelfCollisionPairs find_self_collision_pairs(const ClothModel& cloth,
                                              const SelfCollisionParams& params,
                                              const std::vector<glm::dvec3>& positions,
                                              int threads) {
-  exec::CpuExec exec;
-  exec.threads = threads > 0 ? threads : default_thread_count();
+  exec::CpuExec exec(threads);
   exec::CpuExec::Buffer<float> w;
   w.upload(std::vector<float>(cloth.inv_mass.begin(), cloth.inv_mass.end()));
   exec::CpuExec::Buffer<glm::vec3> p;

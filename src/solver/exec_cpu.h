@@ -4,8 +4,10 @@
 #include <omp.h>
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "solver/thread_governor.h"
 #include "solver/thrust_omp.h"
 
 namespace drape::exec {
@@ -25,7 +27,19 @@ struct CpuExec {
     std::vector<T> m_data;
   };
 
-  int threads = 1;
+  // Shared by every copy of this executor (the solver's, self-collision's), so one decision
+  // covers all of a solver's work.
+  std::shared_ptr<ThreadGovernor> governor = std::make_shared<ThreadGovernor>(1);
+
+  CpuExec() = default;
+  // threads > 0: that many; 0: as many as pay off, up to the usable CPUs (ThreadGovernor).
+  explicit CpuExec(int threads) : governor(std::make_shared<ThreadGovernor>(threads)) {}
+
+  int threads() const { return governor->threads(); }
+
+  // One solver iteration: the unit the governor times.
+  void iteration_begin() const { governor->begin(); }
+  void iteration_end() const { governor->end(); }
 
   // Runs f(i) for i in [begin, end). Iterations of one call touch disjoint data, so the split
   // across threads never changes the result. Small batches stay on the calling thread: waking the
@@ -33,7 +47,8 @@ struct CpuExec {
   template <class F>
   void for_each(std::uint32_t begin, std::uint32_t end, F f) const {
     const std::int64_t b = begin, e = end;
-#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1 && e - b >= 256)
+    const int team = threads();
+#pragma omp parallel for schedule(static) num_threads(team) if (team > 1 && e - b >= 256)
     for (std::int64_t i = b; i < e; ++i) f(static_cast<std::uint32_t>(i));
   }
 
@@ -42,7 +57,8 @@ struct CpuExec {
   template <class F>
   void for_each_uneven(std::uint32_t begin, std::uint32_t end, F f) const {
     const std::int64_t b = begin, e = end;
-#pragma omp parallel for schedule(dynamic, 64) num_threads(threads) if (threads > 1 && e - b >= 256)
+    const int team = threads();
+#pragma omp parallel for schedule(dynamic, 64) num_threads(team) if (team > 1 && e - b >= 256)
     for (std::int64_t i = b; i < e; ++i) f(static_cast<std::uint32_t>(i));
   }
 
@@ -50,7 +66,7 @@ struct CpuExec {
   template <class F>
   void for_each_chunk(std::uint32_t begin, std::uint32_t end, F f) const {
     const std::int64_t n = static_cast<std::int64_t>(end) - begin;
-    const int teams = n >= 256 ? threads : 1;
+    const int teams = n >= 256 ? threads() : 1;
 #pragma omp parallel num_threads(teams)
     {
       const std::int64_t t = omp_get_thread_num(), count = omp_get_num_threads();
@@ -66,29 +82,30 @@ struct CpuExec {
   template <class F>
   void for_each_pack(std::uint32_t begin, std::uint32_t end, F f) const {
     const std::int64_t packs = (static_cast<std::int64_t>(end) - begin) / 4;
-#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1 && packs >= 64)
+    const int team = threads();
+#pragma omp parallel for schedule(static) num_threads(team) if (team > 1 && packs >= 64)
     for (std::int64_t g = 0; g < packs; ++g) pack4(f, begin + 4 * static_cast<std::uint32_t>(g));
     for (std::uint32_t k = begin + 4 * static_cast<std::uint32_t>(packs); k < end; ++k) f(k);
   }
 
   // Thrust's OpenMP system on this executor's threads (thrust_omp.cpp).
   void sort_pairs(std::uint32_t* keys, std::uint32_t* values, std::uint32_t n) const {
-    thrust_omp::sort_pairs(keys, values, n, threads);
+    thrust_omp::sort_pairs(keys, values, n, threads());
   }
 
   // out = exclusive prefix sum of in; returns the total.
   std::uint32_t exclusive_scan(const std::uint32_t* in, std::uint32_t* out, std::uint32_t n) const {
-    return thrust_omp::exclusive_scan(in, out, n, threads);
+    return thrust_omp::exclusive_scan(in, out, n, threads());
   }
 
   // Writes the indices i with flags[i] != 0 to out, ascending; returns how many.
   std::uint32_t select(const std::uint32_t* flags, std::uint32_t n, std::uint32_t* out) const {
-    return thrust_omp::select(flags, n, out, threads);
+    return thrust_omp::select(flags, n, out, threads());
   }
 
   template <class T>
   T max_value(const T* in, std::uint32_t n) const {
-    return thrust_omp::max_value(in, n, threads);
+    return thrust_omp::max_value(in, n, threads());
   }
 
   void synchronize() const {}

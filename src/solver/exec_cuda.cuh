@@ -143,6 +143,11 @@ struct CudaExec {
 
   void synchronize() const { DRAPE_CUDA_CHECK(cudaDeviceSynchronize()); }
 
+  // The host backend times iterations to size its thread team; a GPU has nothing to tune.
+  void iteration_begin() const {}
+  void iteration_end() const {}
+  int threads() const { return 0; }
+
  private:
   template <class T>
   static T read(const T* device) {

@@ -90,6 +90,7 @@ class ParallelSolver final : public Solver {
   }
 
   std::uint64_t self_contacts() const override { return m_self_contacts; }
+  int host_threads() const override { return m_exec.threads(); }
 
   void copy_positions(std::vector<glm::dvec3>& out) const override { download(m_x, out); }
   void copy_velocities(std::vector<glm::dvec3>& out) const override { download(m_v, out); }
@@ -154,6 +155,7 @@ class ParallelSolver final : public Solver {
                                         static_cast<std::uint32_t>(m_colliders.size()), s};
     if (m_self && !m_self->every_iteration()) m_self->rebuild(s);
     for (int it = 0; it < m_params.iterations; ++it) {
+      m_exec.iteration_begin();
       if (m_params.xpbd) {
         project_xpbd(s);
       } else {
@@ -165,6 +167,7 @@ class ParallelSolver final : public Solver {
         if (m_self->every_iteration()) m_self->rebuild(s);
         m_self->project(s);
       }
+      m_exec.iteration_end();
     }
     if (m_params.max_strain > 0.0) limit_strain(s, stretch.c);
     if (m_self) m_self->settle(s);

@@ -34,6 +34,9 @@ class Solver {
   virtual std::size_t memory_bytes() const { return 0; }
   // Self-collision contacts gathered during the last frame, summed over its rebuilds.
   virtual std::uint64_t self_contacts() const { return 0; }
+  // Host threads that pay off now for work beside the solver (per-frame stats): the `cpu`
+  // backend's current team (its ThreadGovernor), 0 = all cores for the others.
+  virtual int host_threads() const { return 0; }
   // Everything a later step depends on, for checkpoints: restoring a state saved after frame k
   // and stepping gives bit for bit what stepping on from frame k gives.
   virtual SolverState state() const = 0;

@@ -1,0 +1,172 @@
+#include "solver/thread_governor.h"
+
+#include <sched.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <string>
+
+namespace drape {
+namespace {
+
+constexpr std::size_t kEpochUnits = 16;
+constexpr double kEpochSeconds = 0.025;
+// A size whose epoch mean was below this share of the current size's takes over.
+constexpr double kSwitchRatio = 0.85;
+// Units slower than kStallFactor times the epoch's median are stalls; when they take more than
+// kStallShare of an epoch, a smaller team is tried.
+constexpr double kStallFactor = 3.0, kStallShare = 0.2;
+// An epoch this much slower than the baseline means the load changed.
+constexpr double kJumpRatio = 2.0;
+// Seconds before the first try of another size. A try that lost doubles the wait, which is also
+// at least kCostFactor times the time the try lost, so trying costs at most about 1/kCostFactor
+// of the run; the wait is capped so that a load that went away is noticed.
+constexpr double kFirstWait = 0.05, kMaxWait = 10.0;
+constexpr double kCostFactor = 30.0;
+constexpr double kBaselineWeight = 0.25;
+
+// CPUs allowed by a cgroup quota, or 0 when there is none.
+int cgroup_quota_cpus() {
+  double quota = -1.0, period = 0.0;
+  std::ifstream v2("/sys/fs/cgroup/cpu.max");
+  std::string max;
+  if (v2 >> max >> period) {
+    if (max == "max") return 0;
+    quota = std::stod(max);
+  } else {
+    std::ifstream q("/sys/fs/cgroup/cpu/cpu.cfs_quota_us");
+    std::ifstream p("/sys/fs/cgroup/cpu/cpu.cfs_period_us");
+    if (!(q >> quota) || !(p >> period)) return 0;
+  }
+  if (quota <= 0.0 || period <= 0.0) return 0;
+  return std::max(1, static_cast<int>(std::ceil(quota / period)));
+}
+
+using Clock = std::chrono::steady_clock;
+
+Clock::time_point after(double seconds) {
+  return Clock::now() +
+         std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+}
+
+}  // namespace
+
+int usable_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  int cpus = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set) : 1;
+  const int quota = cgroup_quota_cpus();
+  if (quota > 0) cpus = std::min(cpus, quota);
+  return std::max(1, cpus);
+}
+
+double ThreadGovernor::Epoch::stall_share() const {
+  std::vector<double> sorted = units;
+  std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2, sorted.end());
+  const double limit = kStallFactor * sorted[sorted.size() / 2];
+  double stalled = 0.0;
+  for (double u : units) stalled += u > limit ? u : 0.0;
+  return seconds > 0.0 ? stalled / seconds : 0.0;
+}
+
+ThreadGovernor::ThreadGovernor(int fixed)
+    : ThreadGovernor(fixed > 0 ? fixed : usable_cpus(), fixed <= 0) {}
+
+ThreadGovernor ThreadGovernor::adaptive_up_to(int most) {
+  return ThreadGovernor(most, true);
+}
+
+ThreadGovernor::ThreadGovernor(int most, bool adaptive) {
+  if (adaptive) {
+    for (int n = 1; n < most; n *= 2) m_sizes.push_back(n);
+  }
+  m_sizes.push_back(most);
+  m_current = m_sizes.size() - 1;
+  m_threads = most;
+  m_units.assign(m_sizes.size(), 0);
+  move_to(m_current, 0.0, 0);
+  m_epochs_here = 0;
+}
+
+void ThreadGovernor::begin() {
+  m_threads = m_sizes[m_probing ? m_probe : m_current];
+  if (adaptive()) m_start = Clock::now();
+}
+
+void ThreadGovernor::end() {
+  ++m_units[m_probing ? m_probe : m_current];
+  if (!adaptive()) return;
+  const double seconds = std::chrono::duration<double>(Clock::now() - m_start).count();
+  m_epoch.units.push_back(seconds);
+  m_epoch.seconds += seconds;
+  const std::size_t units = m_epoch.units.size();
+  if (m_cycling) {
+    close_epoch();
+  } else if (m_probing) {
+    // A try runs as many units as the last epoch at the current size, and stops as soon as it
+    // can no longer win: a losing try costs at most about one epoch.
+    const double budget = kSwitchRatio * m_baseline * static_cast<double>(m_baseline_units);
+    if (units >= m_baseline_units || m_epoch.seconds > budget) close_epoch();
+  } else if (m_epoch.seconds >= kEpochSeconds &&
+             (units >= kEpochUnits || (units >= 4 && m_epoch.stall_share() > kStallShare))) {
+    close_epoch();
+  }
+}
+
+void ThreadGovernor::close_epoch() {
+  const Epoch epoch = std::move(m_epoch);
+  m_epoch = Epoch{};
+  if (m_cycling) {
+    move_to((m_current + 1) % m_sizes.size(), epoch.mean(), epoch.units.size());
+  } else if (m_probing) {
+    finish_probe(epoch, epoch.units.size() == m_baseline_units);
+  } else {
+    const double mean = epoch.mean();
+    if (m_epochs_here >= 4 && mean > kJumpRatio * m_baseline)
+      m_up_after = m_down_after = Clock::now();
+    m_baseline = m_epochs_here == 0 ? mean : m_baseline + kBaselineWeight * (mean - m_baseline);
+    ++m_epochs_here;
+    m_baseline_units = epoch.units.size();
+    plan_next(epoch);
+  }
+  m_threads = m_sizes[m_probing ? m_probe : m_current];
+}
+
+// After an epoch at the current size: whether the next one tries another size.
+void ThreadGovernor::plan_next(const Epoch& last) {
+  const Clock::time_point now = Clock::now();
+  if (m_current > 0 && now >= m_down_after && last.stall_share() > kStallShare) {
+    m_probe = m_current - 1;
+    m_probing = true;
+  } else if (m_current + 1 < m_sizes.size() && now >= m_up_after && m_epochs_here >= 2) {
+    m_probe = m_current + 1;
+    m_probing = true;
+  }
+}
+
+void ThreadGovernor::finish_probe(const Epoch& epoch, bool whole) {
+  m_probing = false;
+  const double mean = epoch.mean();
+  if (whole && mean < kSwitchRatio * m_baseline) {
+    move_to(m_probe, mean, epoch.units.size());
+    return;
+  }
+  const bool down = m_probe < m_current;
+  double& gap = down ? m_down_gap : m_up_gap;
+  const double lost = epoch.seconds - m_baseline * static_cast<double>(epoch.units.size());
+  gap = std::min(kMaxWait, std::max(2.0 * gap, kCostFactor * lost));
+  (down ? m_down_after : m_up_after) = after(gap);
+}
+
+void ThreadGovernor::move_to(std::size_t size, double mean, std::size_t units) {
+  m_current = size;
+  m_baseline = mean;
+  m_baseline_units = units;
+  m_epochs_here = 1;
+  m_up_gap = m_down_gap = kFirstWait;
+  m_up_after = after(kFirstWait);
+  m_down_after = Clock::now();
+}
+
+}  // namespace drape

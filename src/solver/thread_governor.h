@@ -1,0 +1,79 @@
+// How many host threads the `cpu` backend uses, decided while it runs.
+//
+// A coloured solve passes a barrier after every colour batch: thousands a frame. When another
+// process holds a core, the thread of the team that shares it is preempted now and then, and at
+// every barrier the whole team waits for it, so N threads can be several times slower than one.
+// Most iterations still run at full speed; a few stall for a scheduler time slice or more, and
+// the stalls are the cost. The governor therefore times solver iterations in epochs (at least
+// 16 iterations and 25 ms) and compares epoch means: it tries a smaller team for one epoch when
+// stalls take a large share of an epoch, and a larger one now and then, waiting longer after
+// each try that lost (so that trying costs a few percent at most), and moves to a size whose
+// epoch was clearly faster. A batch's split across threads never changes its result, so the
+// output is the same bit for bit whatever sizes the governor picks.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <vector>
+
+namespace drape {
+
+// CPUs this process may run on: its affinity mask, capped by a cgroup CPU quota (v2 cpu.max or
+// v1 cfs_quota_us / cfs_period_us), at least 1.
+int usable_cpus();
+
+class ThreadGovernor {
+ public:
+  // fixed > 0: always that many threads (an explicit --threads). 0: adaptive, from one thread up
+  // to usable_cpus().
+  explicit ThreadGovernor(int fixed);
+  // Adaptive up to `most` threads, whatever this machine has (tests).
+  static ThreadGovernor adaptive_up_to(int most);
+
+  // Threads for the work that runs now.
+  int threads() const { return m_threads; }
+  // The most threads it may use.
+  int max_threads() const { return m_sizes.back(); }
+  bool adaptive() const { return m_sizes.size() > 1; }
+
+  // Brackets one timed unit of work (a solver iteration).
+  void begin();
+  void end();
+
+  // Units run at each size of sizes(), for benchmarks and tests.
+  const std::vector<std::uint64_t>& units_per_size() const { return m_units; }
+  const std::vector<int>& sizes() const { return m_sizes; }
+  // Tests: epochs of one unit, and every epoch moves to the next size in turn.
+  void force_cycling() { m_cycling = true; }
+
+ private:
+  struct Epoch {
+    std::vector<double> units;
+    double seconds = 0.0;
+    double mean() const { return seconds / static_cast<double>(units.size()); }
+    double stall_share() const;
+  };
+  ThreadGovernor(int most, bool adaptive);
+  void close_epoch();
+  void finish_probe(const Epoch& epoch, bool whole);
+  void plan_next(const Epoch& last);
+  void move_to(std::size_t size, double mean, std::size_t units);
+
+  using Clock = std::chrono::steady_clock;
+
+  std::vector<int> m_sizes;  // 1, 2, 4, ... up to the maximum, which is always included
+  std::size_t m_current = 0, m_probe = 0;
+  bool m_probing = false, m_cycling = false;
+  int m_threads = 1;
+  Epoch m_epoch;
+  double m_baseline = 0.0;  // mean unit time at the current size, smoothed over epochs
+  int m_epochs_here = 0;
+  std::size_t m_baseline_units = 0;  // units in the last epoch at the current size
+  // Earliest times of the next try of a smaller and of a larger team, and the current waits.
+  Clock::time_point m_up_after, m_down_after;
+  double m_up_gap = 0.0, m_down_gap = 0.0;
+  Clock::time_point m_start;
+  std::vector<std::uint64_t> m_units;
+};
+
+}  // namespace drape

@@ -1,0 +1,107 @@
+// The cpu backend's thread governor: the team size it settles on under synthetic timings (the
+// units below take a set time at each team size, spun out on this thread), and frames that stay
+// bit-identical however often the size changes.
+#include <sched.h>
+
+#include <chrono>
+#include <memory>
+
+#include <gtest/gtest.h>
+
+#include "model/cloth.h"
+#include "solver/cpu_solver.h"
+#include "solver/thread_governor.h"
+#include "test_scenes.h"
+
+namespace drape {
+namespace {
+
+void spin_for(double seconds) {
+  const auto until = std::chrono::steady_clock::now() +
+                     std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                         std::chrono::duration<double>(seconds));
+  while (std::chrono::steady_clock::now() < until) {
+  }
+}
+
+// Runs `units` units whose time depends on the team size and the unit's number; returns the
+// share of units run on one thread.
+template <class Cost>
+double share_on_one_thread(ThreadGovernor& governor, int units, Cost cost) {
+  for (int u = 0; u < units; ++u) {
+    governor.begin();
+    spin_for(cost(governor.threads(), u));
+    governor.end();
+  }
+  return static_cast<double>(governor.units_per_size()[0]) / units;
+}
+
+TEST(ThreadGovernor, UsableCpusLieWithinTheAffinityMask) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  ASSERT_EQ(sched_getaffinity(0, sizeof(set), &set), 0);
+  EXPECT_GE(usable_cpus(), 1);
+  EXPECT_LE(usable_cpus(), CPU_COUNT(&set));
+}
+
+TEST(ThreadGovernor, AnExplicitCountNeverChanges) {
+  ThreadGovernor governor(3);
+  EXPECT_FALSE(governor.adaptive());
+  for (int u = 0; u < 200; ++u) {
+    governor.begin();
+    EXPECT_EQ(governor.threads(), 3);
+    governor.end();
+  }
+}
+
+// A quiet machine: two threads take 0.5 ms a unit, one thread 1 ms. The team stays at two.
+TEST(ThreadGovernor, KeepsTheTeamOnAQuietMachine) {
+  ThreadGovernor governor = ThreadGovernor::adaptive_up_to(2);
+  const double one = share_on_one_thread(
+      governor, 400, [](int threads, int) { return threads == 1 ? 1e-3 : 0.5e-3; });
+  EXPECT_EQ(governor.threads(), 2);
+  EXPECT_LT(one, 0.15) << "tries of one thread should be rare";
+}
+
+// Contention: two threads take 0.3 ms a unit but stall 15 ms every fifth unit (a preempted team
+// member); one thread takes 1 ms. The governor moves to one thread and stays there.
+TEST(ThreadGovernor, MovesToOneThreadWhenTheTeamStalls) {
+  ThreadGovernor governor = ThreadGovernor::adaptive_up_to(2);
+  const double one = share_on_one_thread(governor, 400, [](int threads, int u) {
+    if (threads == 1) return 1e-3;
+    return u % 5 == 4 ? 15e-3 : 0.3e-3;
+  });
+  EXPECT_EQ(governor.threads(), 1);
+  EXPECT_GT(one, 0.8);
+}
+
+// The team size changes after every iteration (1, 2, 3, 4, 1, ...) and the frames equal those
+// of one thread bit for bit: PBD and XPBD with strain limiting, and self-collision (its sorts and
+// scans run on the team too).
+TEST(ThreadGovernor, ChangingTeamSizesGiveBitIdenticalFrames) {
+  Scene pbd = testing::two_corner_scene();
+  Scene xpbd = testing::two_corner_scene();
+  xpbd.cloth.model = ClothModelKind::xpbd;
+  xpbd.cloth.mass = MassModel::area;
+  xpbd.cloth.max_strain = 0.05;
+  for (const Scene& scene : {pbd, xpbd, testing::stacked_sheets(12, true)}) {
+    const ClothModel cloth = build_cloth(scene);
+    const PhysicsParams params = physics_params(scene);
+    auto cycling = std::make_shared<ThreadGovernor>(ThreadGovernor::adaptive_up_to(4));
+    cycling->force_cycling();
+    auto one = make_cpu_solver(cloth, params, 1);
+    auto changing = make_cpu_solver(cloth, params, cycling);
+    std::vector<glm::dvec3> a, b;
+    for (int f = 0; f < 6; ++f) {
+      one->step_frame();
+      changing->step_frame();
+      one->copy_positions(a);
+      changing->copy_positions(b);
+      ASSERT_EQ(a, b) << "frame " << f + 1;
+    }
+    for (std::uint64_t units : cycling->units_per_size()) EXPECT_GT(units, 0u);
+  }
+}
+
+}  // namespace
+}  // namespace drape
