@@ -20,7 +20,8 @@ namespace drape {
 struct ClothModel;
 
 struct SimulationOptions {
-  int threads = 0;    // worker threads of the cpu backend; 0 = all cores
+  int threads = 0;    // worker threads of the cpu backend; 0 = chosen while it runs (up to the
+                      // usable CPUs: solver/thread_governor.h)
   bool stats = true;  // strain, vertices inside colliders and self-intersections per frame
 };
 

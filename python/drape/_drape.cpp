@@ -76,7 +76,7 @@ class PySimulation {
 
 SimulationOptions options_with(int threads, bool stats) {
   if (threads < 0) {
-    throw InputError("threads: must be 0 (all cores) or a positive count, got " +
+    throw InputError("threads: must be 0 (chosen while it runs) or a positive count, got " +
                      std::to_string(threads));
   }
   SimulationOptions options;

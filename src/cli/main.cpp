@@ -46,9 +46,10 @@ simulate options (each overrides the scene file):
   -o, --output DIR   folder for the cache (scene: output.dir, default "out")
   --backend NAME     solver backend (scene: solver.backend, default cpu):
                        reference  serial, double precision: the spec's algorithm exactly
-                       cpu        graph-coloured, float32, on all cores
+                       cpu        graph-coloured, float32, on host threads
                        cuda       graph-coloured, float32, on an NVIDIA GPU
-  --threads N        worker threads of the cpu backend (default: all cores)
+  --threads N        worker threads of the cpu backend (default: as many as pay off now, up
+                     to the usable CPUs; chosen while it runs)
   --frames N         frames to simulate after frame 0
   --format LIST      comma-separated cache formats: ply, obj, usd (one NAME.usda),
                      usdc (one binary NAME.usdc; needs Python with usd-core)

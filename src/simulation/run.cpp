@@ -222,8 +222,12 @@ RunSummary run_simulation(Simulation& simulation, const RunOptions& options,
     }
     frames.push_back(frame_json(s));
   }
+  nlohmann::json settings = settings_json(scene, cloth, worker_threads(simulation));
+  // threads is the most the cpu backend may use; when chosen while it runs, it may use fewer.
+  settings["threads_chosen_while_running"] =
+      scene.solver.backend == Backend::cpu && simulation.options().threads <= 0;
   nlohmann::json stats_json = {
-      {"settings", settings_json(scene, cloth, worker_threads(simulation))},
+      {"settings", settings},
       {"summary",
        {{"frames", summary.frames},
         {"wall_seconds", summary.wall_seconds},
