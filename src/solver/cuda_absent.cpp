@@ -5,7 +5,7 @@
 namespace drape {
 
 std::unique_ptr<Solver> make_cuda_solver(const ClothModel&, const PhysicsParams&,
-                                         const std::vector<Collider>&) {
+                                         const std::vector<Collider>&, bool) {
   throw RuntimeError(
       "the cuda backend is not available: this drape was built without a CUDA compiler");
 }

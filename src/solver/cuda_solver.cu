@@ -1,5 +1,6 @@
 // The `cuda` backend: the coloured solver of solver/parallel_solver.h as CUDA kernels, one launch
-// per colour, with the cloth state resident on the device for the whole run.
+// per colour, with the cloth state resident on the device for the whole run; each solver
+// iteration's launches are captured once into a CUDA graph and replayed.
 #include "solver/exec_cuda.cuh"
 #include "solver/parallel_solver.h"
 
@@ -26,13 +27,14 @@ std::string cuda_device_description() {
 }
 
 std::unique_ptr<Solver> make_cuda_solver(const ClothModel& cloth, const PhysicsParams& params,
-                                         const std::vector<Collider>& colliders) {
+                                         const std::vector<Collider>& colliders, bool graphs) {
   if (cuda_device_count() == 0) {
     throw RuntimeError("the cuda backend needs an NVIDIA GPU, and there is none: " +
                        cuda_device_description());
   }
-  return std::make_unique<ParallelSolver<exec::CudaExec>>(cloth, params, colliders,
-                                                          exec::CudaExec{});
+  exec::CudaExec exec;
+  if (graphs) exec.graphs = std::make_shared<exec::GraphCache>();
+  return std::make_unique<ParallelSolver<exec::CudaExec>>(cloth, params, colliders, exec);
 }
 
 }  // namespace drape

@@ -37,6 +37,12 @@ struct CpuExec {
 
   int threads() const { return governor->threads(); }
 
+  // Runs body (the cuda backend replays it from a CUDA graph).
+  template <class Body>
+  void replay(std::size_t, Body body) const {
+    body();
+  }
+
   // One solver iteration: the unit the governor times.
   void iteration_begin() const { governor->begin(); }
   void iteration_end() const { governor->end(); }

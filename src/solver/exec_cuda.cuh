@@ -12,6 +12,7 @@
 #include <thrust/sort.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -39,7 +40,51 @@ struct NonZero {
   __host__ __device__ bool operator()(std::uint32_t flag) const { return flag != 0u; }
 };
 
+// The stream a solver launches on and the CUDA graphs captured from it. A solver iteration is
+// about 30 launches of a few microseconds each, so launch overhead, not memory traffic, bounds a
+// frame up to large meshes (bench/gpu_paper.h); replaying an iteration as one graph launch
+// removes most of it.
+class GraphCache {
+ public:
+  GraphCache() { DRAPE_CUDA_CHECK(cudaStreamCreate(&m_stream)); }
+  GraphCache(const GraphCache&) = delete;
+  GraphCache& operator=(const GraphCache&) = delete;
+  ~GraphCache() {
+    for (cudaGraphExec_t g : m_graphs) {
+      if (g != nullptr) cudaGraphExecDestroy(g);
+    }
+    cudaStreamDestroy(m_stream);
+  }
+
+  cudaStream_t stream() const { return m_stream; }
+
+  // Launches `body`'s kernels: the first call for a slot captures them into a graph, and every
+  // call launches that graph. The kernels `body` launches, and their arguments, must be the same
+  // on every call (device memory they read may change in between).
+  template <class Body>
+  void replay(std::size_t slot, Body body) {
+    if (slot >= m_graphs.size()) m_graphs.resize(slot + 1, nullptr);
+    if (m_graphs[slot] == nullptr) {
+      cudaGraph_t graph = nullptr;
+      DRAPE_CUDA_CHECK(cudaStreamBeginCapture(m_stream, cudaStreamCaptureModeThreadLocal));
+      body();
+      DRAPE_CUDA_CHECK(cudaStreamEndCapture(m_stream, &graph));
+      const cudaError_t status = cudaGraphInstantiateWithFlags(&m_graphs[slot], graph, 0);
+      cudaGraphDestroy(graph);
+      DRAPE_CUDA_CHECK(status);
+    }
+    DRAPE_CUDA_CHECK(cudaGraphLaunch(m_graphs[slot], m_stream));
+  }
+
+ private:
+  cudaStream_t m_stream = nullptr;
+  std::vector<cudaGraphExec_t> m_graphs;
+};
+
 struct CudaExec {
+  // Null: kernels go to the legacy default stream one launch at a time (no graphs).
+  std::shared_ptr<GraphCache> graphs;
+
   template <class T>
   class Buffer {
    public:
@@ -93,7 +138,7 @@ struct CudaExec {
   void for_each(std::uint32_t begin, std::uint32_t end, F f) const {
     if (end <= begin) return;
     const std::uint32_t blocks = (end - begin + kBlock - 1) / kBlock;
-    for_each_kernel<<<blocks, kBlock>>>(begin, end, f);
+    for_each_kernel<<<blocks, kBlock, 0, stream()>>>(begin, end, f);
     DRAPE_CUDA_CHECK(cudaGetLastError());
   }
 
@@ -143,12 +188,24 @@ struct CudaExec {
 
   void synchronize() const { DRAPE_CUDA_CHECK(cudaDeviceSynchronize()); }
 
+  // Runs `body`, replayed from a CUDA graph when graphs are on (GraphCache::replay).
+  template <class Body>
+  void replay(std::size_t slot, Body body) const {
+    if (graphs) {
+      graphs->replay(slot, body);
+    } else {
+      body();
+    }
+  }
+
   // The host backend times iterations to size its thread team; a GPU has nothing to tune.
   void iteration_begin() const {}
   void iteration_end() const {}
   int threads() const { return 0; }
 
  private:
+  cudaStream_t stream() const { return graphs ? graphs->stream() : nullptr; }
+
   template <class T>
   static T read(const T* device) {
     T value;

@@ -121,6 +121,8 @@ class ParallelSolver final : public Solver {
   }
 
  private:
+  static constexpr std::size_t kIterationGraph = 0;
+
   void substep() {
     const kernels::ParticleView s = particles();
     const float dt = static_cast<float>(m_params.dt());
@@ -156,13 +158,17 @@ class ParallelSolver final : public Solver {
     if (m_self && !m_self->every_iteration()) m_self->rebuild(s);
     for (int it = 0; it < m_params.iterations; ++it) {
       m_exec.iteration_begin();
-      if (m_params.xpbd) {
-        project_xpbd(s);
-      } else {
-        project(stretch, bend, shear);
-      }
-      if (m_params.max_strain > 0.0) limit_strain(s, stretch.c);
-      if (collide.count > 0) m_exec.for_each_chunk(0, m_vertices, collide);
+      // The same launches with the same arguments every iteration of every substep (collider
+      // placements change in device memory only): the cuda backend replays them as one graph.
+      m_exec.replay(kIterationGraph, [&] {
+        if (m_params.xpbd) {
+          project_xpbd(s);
+        } else {
+          project(stretch, bend, shear);
+        }
+        if (m_params.max_strain > 0.0) limit_strain(s, stretch.c);
+        if (collide.count > 0) m_exec.for_each_chunk(0, m_vertices, collide);
+      });
       if (m_self) {
         if (m_self->every_iteration()) m_self->rebuild(s);
         m_self->project(s);

@@ -59,9 +59,11 @@ std::unique_ptr<Solver> make_cpu_solver(const ClothModel& cloth, const PhysicsPa
 int default_thread_count();
 
 // The same coloured solver on an NVIDIA GPU. Throws RuntimeError when this build has no CUDA
-// backend or no device is present.
+// backend or no device is present. graphs: replay each iteration's launches from a CUDA graph
+// (false: launch them one by one, for comparison).
 std::unique_ptr<Solver> make_cuda_solver(const ClothModel& cloth, const PhysicsParams& params,
-                                         const std::vector<Collider>& colliders = {});
+                                         const std::vector<Collider>& colliders = {},
+                                         bool graphs = true);
 // Number of usable CUDA devices; 0 without CUDA, a driver or a device.
 int cuda_device_count();
 // "NAME (sm_XY)" of device 0, or why there is none.
