@@ -1,11 +1,15 @@
 // Solver throughput on square grids: ms/frame (median of timed frames after a warm-up frame),
 // constraint projections per second and bytes of solver memory per vertex, for `reference`,
-// `cpu` on one thread and on all cores, and `cuda` when a device is present, each with its ratio
+// `cpu` on one thread and with its default thread count (chosen while it runs, up to all usable
+// CPUs), and `cuda` when a device is present, each with its ratio
 // to `reference` measured in the same run; plus the time to load a 1M-triangle mesh. Results go
 // to JSON and a Markdown table on stdout.
 //
 //   bench_solvers [--sizes 64,128,256,512] [--frames 5] [--reference-max 512]
 //                 [--out bench/results/solvers.json]
+//   bench_solvers --contended [--repeats 3] [--out bench/results/contended.json]
+// (contended.h: 1 thread against the default thread count next to a busy process and next to a
+// second simulation).
 // Then, per grid size, the cuda backend on paper (gpu_paper.h): launches and bytes per frame and
 // the lower bound they put on an H200.
 // Grids above --reference-max skip `reference` and single-threaded `cpu` (too slow) and report
@@ -23,6 +27,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench_util.h"
+#include "contended.h"
 #include "drape/error.h"
 #include "gpu_paper.h"
 #include "io/atomic_file.h"
@@ -54,7 +59,7 @@ struct Measurement {
 struct Config {
   std::string label;
   drape::Backend backend;
-  int threads = 1;
+  int threads = 1;  // 0: the default, chosen while it runs
 };
 
 Measurement measure(const Config& config, const drape::ClothModel& cloth,
@@ -150,35 +155,69 @@ std::vector<int> parse_sizes(const std::string& s) {
   return sizes;
 }
 
+int contended_main(const char* self, int repeats, const std::string& out_path) {
+  const int cores = drape::default_thread_count();
+  std::printf("cpu backend next to other work, host threads: %d, medians of %d runs\n\n", cores,
+              repeats);
+  const nlohmann::json result = {
+      {"cores", cores},
+      {"repeats", repeats},
+      {"contended", drape::bench::contended_benchmark(self, repeats, cores)}};
+  drape::write_file_atomically(out_path, result.dump(2) + "\n");
+  std::printf("\nwrote %s\n", out_path.c_str());
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 4 && std::string(argv[1]) == "--competitor") {
+    drape::bench::run_competitor(argv[2], std::atoi(argv[3]));
+  }
   std::vector<int> sizes{64, 128, 256, 512};
-  int frames = 5, reference_max = 512;
-  std::string out_path = "bench/results/solvers.json";
-  for (int i = 1; i + 1 < argc; i += 2) {
+  int frames = 5, reference_max = 512, repeats = 3;
+  bool contended = false;
+  std::string out_path;
+  for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
-    if (flag == "--sizes") {
-      sizes = parse_sizes(argv[i + 1]);
+    if (flag == "--contended") {
+      contended = true;
+      continue;
+    }
+    if (i + 1 >= argc) {
+      std::fprintf(stderr, "bench_solvers: %s needs a value\n", flag.c_str());
+      return 2;
+    }
+    ++i;
+    if (flag == "--repeats") {
+      repeats = std::max(1, std::atoi(argv[i]));
+    } else if (flag == "--sizes") {
+      sizes = parse_sizes(argv[i]);
     } else if (flag == "--frames") {
-      frames = std::max(1, std::atoi(argv[i + 1]));
+      frames = std::max(1, std::atoi(argv[i]));
     } else if (flag == "--reference-max") {
-      reference_max = std::atoi(argv[i + 1]);
+      reference_max = std::atoi(argv[i]);
     } else if (flag == "--out") {
-      out_path = argv[i + 1];
+      out_path = argv[i];
     } else {
       std::fprintf(stderr, "bench_solvers: unknown flag %s\n", flag.c_str());
       return 2;
     }
   }
+  if (contended) {
+    return contended_main(argv[0], repeats,
+                          out_path.empty() ? "bench/results/contended.json" : out_path);
+  }
+  if (out_path.empty()) out_path = "bench/results/solvers.json";
   // First, while this process is small: the children that load meshes inherit its pages.
   const nlohmann::json mesh_load = mesh_load_benchmark();
   std::printf("\n");
   const int cores = drape::default_thread_count();
   using drape::Backend;
-  std::vector<Config> configs{{"reference", Backend::reference, 1},
-                              {"cpu 1 thread", Backend::cpu, 1},
-                              {"cpu " + std::to_string(cores) + " threads", Backend::cpu, cores}};
+  std::vector<Config> configs{
+      {"reference", Backend::reference, 1},
+      {"cpu 1 thread", Backend::cpu, 1},
+      {"cpu default (up to " + std::to_string(cores) + ")", Backend::cpu, 0}};
   const bool have_cuda = drape::cuda_device_count() > 0;
   if (have_cuda) configs.push_back({"cuda", Backend::cuda, 1});
   const std::string device = drape::cuda_device_description();
@@ -209,7 +248,8 @@ int main(int argc, char** argv) {
       runs.push_back({{"grid", n},
                       {"vertices", cloth.mesh.positions.size()},
                       {"backend", drape::backend_name(config.backend)},
-                      {"threads", config.threads},
+                      {"threads", config.threads == 0 ? cores : config.threads},
+                      {"threads_chosen_while_running", config.threads == 0},
                       {"device", config.backend == Backend::cuda ? device : "host"},
                       {"substeps", params.substeps},
                       {"iterations", params.iterations},
@@ -221,10 +261,12 @@ int main(int argc, char** argv) {
     }
   }
   std::printf(
-      "\nThe cuda backend on paper (bench/gpu_paper.h): H200 at 4.8 TB/s, 5 us per launch\n\n");
+      "\nThe cuda backend on paper (bench/gpu_paper.h): H200 at 4.8 TB/s, 5 us per launch "
+      "(assumed), 1 us per kernel of a graph (assumed)\n\n");
   std::printf(
       "| grid | vertices | colours/iteration | launches/frame | MB/frame | bandwidth bound "
-      "ms | launch bound ms | dominated by |\n|---|---|---|---|---|---|---|---|\n");
+      "ms | launch bound ms | dominated by | host launches/frame with graphs | launch bound "
+      "with graphs ms |\n|---|---|---|---|---|---|---|---|---|---|\n");
   nlohmann::json paper = nlohmann::json::array();
   for (int n : sizes) {
     const drape::Scene scene = grid_scene(n);

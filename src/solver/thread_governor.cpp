@@ -1,10 +1,13 @@
 #include "solver/thread_governor.h"
 
 #include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 namespace drape {
@@ -25,6 +28,10 @@ constexpr double kJumpRatio = 2.0;
 constexpr double kFirstWait = 0.05, kMaxWait = 10.0;
 constexpr double kCostFactor = 30.0;
 constexpr double kBaselineWeight = 0.25;
+// A larger team is tried only when the CPUs it would add were idle (at least half of each) over
+// at least kIdleWindow seconds; otherwise the check is repeated kIdleWindow later. Trying a
+// larger team on a machine without idle CPUs always loses.
+constexpr double kIdleWindow = 0.03, kIdleShare = 0.5;
 
 // CPUs allowed by a cgroup quota, or 0 when there is none.
 int cgroup_quota_cpus() {
@@ -51,6 +58,29 @@ Clock::time_point after(double seconds) {
 }
 
 }  // namespace
+
+double idle_cpu_seconds() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) != 0) return -1.0;
+  std::ifstream stat("/proc/stat");
+  std::string line;
+  double ticks = 0.0;
+  bool any = false;
+  while (std::getline(stat, line) && line.compare(0, 3, "cpu") == 0) {
+    if (line.size() < 4 || !std::isdigit(static_cast<unsigned char>(line[3]))) continue;
+    std::istringstream in(line.substr(3));
+    int cpu = 0;
+    unsigned long long user = 0, nice = 0, system = 0, idle = 0, iowait = 0;
+    if (!(in >> cpu >> user >> nice >> system >> idle >> iowait)) continue;
+    if (cpu >= 0 && cpu < CPU_SETSIZE && CPU_ISSET(cpu, &set)) {
+      ticks += static_cast<double>(idle + iowait);
+      any = true;
+    }
+  }
+  const long hz = sysconf(_SC_CLK_TCK);
+  return any && hz > 0 ? ticks / static_cast<double>(hz) : -1.0;
+}
 
 int usable_cpus() {
   cpu_set_t set;
@@ -82,11 +112,20 @@ ThreadGovernor::ThreadGovernor(int most, bool adaptive) {
     for (int n = 1; n < most; n *= 2) m_sizes.push_back(n);
   }
   m_sizes.push_back(most);
-  m_current = m_sizes.size() - 1;
-  m_threads = most;
   m_units.assign(m_sizes.size(), 0);
-  move_to(m_current, 0.0, 0);
+  // An adaptive governor starts with one thread and adds threads when CPUs are idle: starting
+  // with a full team on a busy machine costs hundreds of milliseconds before the first epoch
+  // shows it (the new workers' first time slices go to the other work).
+  move_to(0, 0.0, 0);
+  m_threads = m_sizes[0];
   m_epochs_here = 0;
+  m_up_after = Clock::now();
+}
+
+void ThreadGovernor::set_idle_source(std::function<double()> idle_seconds) {
+  m_idle_source = std::move(idle_seconds);
+  m_idle_seconds = m_idle_source();
+  m_idle_at = Clock::now();
 }
 
 void ThreadGovernor::begin() {
@@ -139,10 +178,35 @@ void ThreadGovernor::plan_next(const Epoch& last) {
   if (m_current > 0 && now >= m_down_after && last.stall_share() > kStallShare) {
     m_probe = m_current - 1;
     m_probing = true;
-  } else if (m_current + 1 < m_sizes.size() && now >= m_up_after && m_epochs_here >= 2) {
-    m_probe = m_current + 1;
-    m_probing = true;
+  } else if (m_current + 1 < m_sizes.size() && now >= m_up_after && m_epochs_here >= 1) {
+    const double added = m_sizes[m_current + 1] - m_sizes[m_current];
+    const double spare = spare_cpus(now);
+    if (spare >= kIdleShare * added) {
+      m_probe = m_current + 1;
+      m_probing = true;
+    } else {
+      m_up_after = after(kIdleWindow);
+    }
   }
+}
+
+// Idle CPUs (of this process's affinity mask) since the last sample, or 0 while the window is
+// too short to tell; a large number when /proc/stat cannot be read (then timing alone decides).
+double ThreadGovernor::spare_cpus(Clock::time_point now) {
+  const double idle = m_idle_source();
+  if (idle < 0.0) return 1e9;
+  const double elapsed = std::chrono::duration<double>(now - m_idle_at).count();
+  if (m_idle_seconds < 0.0 || elapsed < kIdleWindow) {
+    if (m_idle_seconds < 0.0) {
+      m_idle_seconds = idle;
+      m_idle_at = now;
+    }
+    return 0.0;
+  }
+  const double spare = (idle - m_idle_seconds) / elapsed;
+  m_idle_seconds = idle;
+  m_idle_at = now;
+  return spare;
 }
 
 void ThreadGovernor::finish_probe(const Epoch& epoch, bool whole) {
@@ -167,6 +231,8 @@ void ThreadGovernor::move_to(std::size_t size, double mean, std::size_t units) {
   m_up_gap = m_down_gap = kFirstWait;
   m_up_after = after(kFirstWait);
   m_down_after = Clock::now();
+  m_idle_seconds = m_idle_source();
+  m_idle_at = Clock::now();
 }
 
 }  // namespace drape
