@@ -1,7 +1,8 @@
 // Solver throughput on square grids: ms/frame (median of timed frames after a warm-up frame),
 // constraint projections per second and bytes of solver memory per vertex, for `reference`,
 // `cpu` on one thread and with its default thread count (chosen while it runs, up to all usable
-// CPUs), and `cuda` when a device is present, each with its ratio
+// CPUs), and `cuda` when a device is present (replaying iteration graphs, and launching one by
+// one), each with its ratio
 // to `reference` measured in the same run; plus the time to load a 1M-triangle mesh. Results go
 // to JSON and a Markdown table on stdout.
 //
@@ -60,12 +61,14 @@ struct Config {
   std::string label;
   drape::Backend backend;
   int threads = 1;  // 0: the default, chosen while it runs
+  bool cuda_graphs = true;
 };
 
 Measurement measure(const Config& config, const drape::ClothModel& cloth,
                     const drape::PhysicsParams& params, int frames) {
   drape::SolverOptions options;
   options.threads = config.threads;
+  options.cuda_graphs = config.cuda_graphs;
   auto solver = drape::make_solver(config.backend, cloth, params, options);
   solver->step_frame();  // warm-up
   std::vector<double> ms;
@@ -219,7 +222,10 @@ int main(int argc, char** argv) {
       {"cpu 1 thread", Backend::cpu, 1},
       {"cpu default (up to " + std::to_string(cores) + ")", Backend::cpu, 0}};
   const bool have_cuda = drape::cuda_device_count() > 0;
-  if (have_cuda) configs.push_back({"cuda", Backend::cuda, 1});
+  if (have_cuda) {
+    configs.push_back({"cuda", Backend::cuda, 1, true});
+    configs.push_back({"cuda, no graphs", Backend::cuda, 1, false});
+  }
   const std::string device = drape::cuda_device_description();
   std::printf("cuda device: %s; host threads: %d\n\n", device.c_str(), cores);
   std::printf(
@@ -251,6 +257,7 @@ int main(int argc, char** argv) {
                       {"threads", config.threads == 0 ? cores : config.threads},
                       {"threads_chosen_while_running", config.threads == 0},
                       {"device", config.backend == Backend::cuda ? device : "host"},
+                      {"cuda_graphs", config.backend == Backend::cuda && config.cuda_graphs},
                       {"substeps", params.substeps},
                       {"iterations", params.iterations},
                       {"ms_per_frame", m.ms_per_frame},

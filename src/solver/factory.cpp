@@ -12,7 +12,7 @@ std::unique_ptr<Solver> make_solver(Backend backend, const ClothModel& cloth,
     case Backend::cpu:
       return make_cpu_solver(cloth, params, options.threads, colliders);
     case Backend::cuda:
-      return make_cuda_solver(cloth, params, colliders);
+      return make_cuda_solver(cloth, params, colliders, options.cuda_graphs);
   }
   throw RuntimeError("unknown backend");
 }

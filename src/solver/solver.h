@@ -44,7 +44,8 @@ class Solver {
 };
 
 struct SolverOptions {
-  int threads = 0;  // `cpu` backend: worker threads, 0 = all cores
+  int threads = 0;          // `cpu` backend: worker threads, 0 = chosen while it runs
+  bool cuda_graphs = true;  // `cuda` backend: replay each iteration from a CUDA graph
 };
 
 // The serial double-precision solver that follows the spec's loop exactly.
