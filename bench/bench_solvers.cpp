@@ -1,4 +1,5 @@
-// Solver throughput on square grids: ms/frame (median of timed frames after a warm-up frame),
+// Solver throughput on square grids: ms/frame (median of timed frames after a warm-up of at
+// least a frame and 0.3 s),
 // constraint projections per second and bytes of solver memory per vertex, for `reference`,
 // `cpu` on one thread and with its default thread count (chosen while it runs, up to all usable
 // CPUs), and `cuda` when a device is present (replaying iteration graphs, and launching one by
@@ -70,7 +71,11 @@ Measurement measure(const Config& config, const drape::ClothModel& cloth,
   options.threads = config.threads;
   options.cuda_graphs = config.cuda_graphs;
   auto solver = drape::make_solver(config.backend, cloth, params, options);
-  solver->step_frame();  // warm-up
+  // Warm-up: at least a frame and 0.3 s, which lets the default thread count settle.
+  const Clock::time_point warm = Clock::now();
+  do {
+    solver->step_frame();
+  } while (seconds_since(warm) < 0.3);
   std::vector<double> ms;
   for (int f = 0; f < frames; ++f) {
     const Clock::time_point t0 = Clock::now();

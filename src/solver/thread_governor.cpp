@@ -1,6 +1,7 @@
 #include "solver/thread_governor.h"
 
 #include <sched.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -28,10 +29,12 @@ constexpr double kJumpRatio = 2.0;
 constexpr double kFirstWait = 0.05, kMaxWait = 10.0;
 constexpr double kCostFactor = 30.0;
 constexpr double kBaselineWeight = 0.25;
-// A larger team is tried only when the CPUs it would add were idle (at least half of each) over
-// at least kIdleWindow seconds; otherwise the check is repeated kIdleWindow later. Trying a
-// larger team on a machine without idle CPUs always loses.
-constexpr double kIdleWindow = 0.03, kIdleShare = 0.5;
+// From /proc/stat over windows of at least kLoadWindow seconds: a larger team is tried only when
+// the CPUs it would add were idle (at least kIdleShare of each; trying a larger team on a machine
+// without idle CPUs always loses), and a smaller one only when other processes kept at least
+// kOtherShare of a CPU busy (stalls without other work come from the hypervisor or from
+// interrupts, and hit one thread as much as a team).
+constexpr double kLoadWindow = 0.03, kIdleShare = 0.5, kOtherShare = 0.25;
 
 // CPUs allowed by a cgroup quota, or 0 when there is none.
 int cgroup_quota_cpus() {
@@ -59,27 +62,39 @@ Clock::time_point after(double seconds) {
 
 }  // namespace
 
-double idle_cpu_seconds() {
+CpuTimes cpu_times() {
+  CpuTimes t;
   cpu_set_t set;
   CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof(set), &set) != 0) return -1.0;
+  if (sched_getaffinity(0, sizeof(set), &set) != 0) return t;
+  const long hz = sysconf(_SC_CLK_TCK);
+  if (hz <= 0) return t;
   std::ifstream stat("/proc/stat");
   std::string line;
-  double ticks = 0.0;
+  double idle = 0.0, busy = 0.0;
   bool any = false;
   while (std::getline(stat, line) && line.compare(0, 3, "cpu") == 0) {
     if (line.size() < 4 || !std::isdigit(static_cast<unsigned char>(line[3]))) continue;
     std::istringstream in(line.substr(3));
     int cpu = 0;
-    unsigned long long user = 0, nice = 0, system = 0, idle = 0, iowait = 0;
-    if (!(in >> cpu >> user >> nice >> system >> idle >> iowait)) continue;
+    unsigned long long user = 0, nice = 0, system = 0, idle_ticks = 0, iowait = 0, irq = 0,
+                       softirq = 0;
+    if (!(in >> cpu >> user >> nice >> system >> idle_ticks >> iowait >> irq >> softirq)) continue;
     if (cpu >= 0 && cpu < CPU_SETSIZE && CPU_ISSET(cpu, &set)) {
-      ticks += static_cast<double>(idle + iowait);
+      idle += static_cast<double>(idle_ticks + iowait);
+      busy += static_cast<double>(user + nice + system + irq + softirq);
       any = true;
     }
   }
-  const long hz = sysconf(_SC_CLK_TCK);
-  return any && hz > 0 ? ticks / static_cast<double>(hz) : -1.0;
+  struct rusage own {};
+  if (!any || getrusage(RUSAGE_SELF, &own) != 0) return t;
+  const auto seconds = [](const timeval& v) {
+    return static_cast<double>(v.tv_sec) + 1e-6 * static_cast<double>(v.tv_usec);
+  };
+  t.idle = idle / static_cast<double>(hz);
+  t.busy = busy / static_cast<double>(hz);
+  t.own = seconds(own.ru_utime) + seconds(own.ru_stime);
+  return t;
 }
 
 int usable_cpus() {
@@ -122,10 +137,10 @@ ThreadGovernor::ThreadGovernor(int most, bool adaptive) {
   m_up_after = Clock::now();
 }
 
-void ThreadGovernor::set_idle_source(std::function<double()> idle_seconds) {
-  m_idle_source = std::move(idle_seconds);
-  m_idle_seconds = m_idle_source();
-  m_idle_at = Clock::now();
+void ThreadGovernor::set_load_source(std::function<CpuTimes()> source) {
+  m_load_source = std::move(source);
+  m_load = m_load_source();
+  m_load_at = Clock::now();
 }
 
 void ThreadGovernor::begin() {
@@ -175,38 +190,37 @@ void ThreadGovernor::close_epoch() {
 // After an epoch at the current size: whether the next one tries another size.
 void ThreadGovernor::plan_next(const Epoch& last) {
   const Clock::time_point now = Clock::now();
-  if (m_current > 0 && now >= m_down_after && last.stall_share() > kStallShare) {
+  update_load(now);
+  if (m_current > 0 && now >= m_down_after && last.stall_share() > kStallShare &&
+      m_others >= kOtherShare) {
     m_probe = m_current - 1;
     m_probing = true;
   } else if (m_current + 1 < m_sizes.size() && now >= m_up_after && m_epochs_here >= 1) {
     const double added = m_sizes[m_current + 1] - m_sizes[m_current];
-    const double spare = spare_cpus(now);
-    if (spare >= kIdleShare * added) {
+    if (m_spare >= kIdleShare * added) {
       m_probe = m_current + 1;
       m_probing = true;
     } else {
-      m_up_after = after(kIdleWindow);
+      m_up_after = after(kLoadWindow);
     }
   }
 }
 
-// Idle CPUs (of this process's affinity mask) since the last sample, or 0 while the window is
-// too short to tell; a large number when /proc/stat cannot be read (then timing alone decides).
-double ThreadGovernor::spare_cpus(Clock::time_point now) {
-  const double idle = m_idle_source();
-  if (idle < 0.0) return 1e9;
-  const double elapsed = std::chrono::duration<double>(now - m_idle_at).count();
-  if (m_idle_seconds < 0.0 || elapsed < kIdleWindow) {
-    if (m_idle_seconds < 0.0) {
-      m_idle_seconds = idle;
-      m_idle_at = now;
-    }
-    return 0.0;
+// Idle CPUs and CPUs busy with other work (of this process's affinity mask) over the window
+// since the last sample, once that window is long enough to tell; both unbounded when
+// /proc/stat cannot be read (then timing alone decides).
+void ThreadGovernor::update_load(Clock::time_point now) {
+  const double elapsed = std::chrono::duration<double>(now - m_load_at).count();
+  if (elapsed < kLoadWindow) return;
+  const CpuTimes t = m_load_source();
+  if (t.idle < 0.0 || m_load.idle < 0.0) {
+    m_spare = m_others = 1e9;
+  } else {
+    m_spare = (t.idle - m_load.idle) / elapsed;
+    m_others = std::max(0.0, (t.busy - m_load.busy - (t.own - m_load.own)) / elapsed);
   }
-  const double spare = (idle - m_idle_seconds) / elapsed;
-  m_idle_seconds = idle;
-  m_idle_at = now;
-  return spare;
+  m_load = t;
+  m_load_at = now;
 }
 
 void ThreadGovernor::finish_probe(const Epoch& epoch, bool whole) {
@@ -231,8 +245,9 @@ void ThreadGovernor::move_to(std::size_t size, double mean, std::size_t units) {
   m_up_gap = m_down_gap = kFirstWait;
   m_up_after = after(kFirstWait);
   m_down_after = Clock::now();
-  m_idle_seconds = m_idle_source();
-  m_idle_at = Clock::now();
+  m_load = m_load_source();
+  m_load_at = Clock::now();
+  m_spare = 0.0;
 }
 
 }  // namespace drape

@@ -3,15 +3,15 @@
 // A coloured solve passes a barrier after every colour batch: thousands a frame. When another
 // process holds a core, the thread of the team that shares it is preempted now and then, and at
 // every barrier the whole team waits for it, so N threads can be several times slower than one.
-// An adaptive governor starts with one thread.
 // Most iterations still run at full speed; a few stall for a scheduler time slice or more, and
-// the stalls are the cost. The governor therefore times solver iterations in epochs (at least
-// 16 iterations and 25 ms) and compares epoch means: it tries a smaller team for one epoch when
-// stalls take a large share of an epoch, and a larger one now and then when the CPUs it would
-// add were idle (/proc/stat), waiting longer after each try that lost (so that trying costs a
-// few percent at most), and moves to a size whose epoch was clearly faster. A batch's split across
-// threads never changes its result, so the output is the same bit for bit whatever sizes the
-// governor picks.
+// the stalls are the cost. The governor therefore times solver iterations in epochs (at least 16
+// iterations and 25 ms) and compares epoch means. It starts with one thread; it tries a larger
+// team for one epoch when the CPUs that team would add were idle (/proc/stat), and a smaller one
+// when stalls take a large share of an epoch while other processes keep CPUs busy (stalls with
+// no other work come from a hypervisor or interrupts and hit one thread as much as a team). A try
+// that lost makes it wait longer before the next (trying costs a few percent at most); a size
+// whose epoch was clearly faster takes over. A batch's split across threads never changes its
+// result, so the output is the same bit for bit whatever sizes the governor picks.
 #pragma once
 
 #include <chrono>
@@ -24,9 +24,13 @@ namespace drape {
 // CPUs this process may run on: its affinity mask, capped by a cgroup CPU quota (v2 cpu.max or
 // v1 cfs_quota_us / cfs_period_us), at least 1.
 int usable_cpus();
-// Idle time so far of the CPUs in this process's affinity mask (/proc/stat's idle and iowait),
-// CPU-seconds; negative when it cannot be read.
-double idle_cpu_seconds();
+// CPU time so far, seconds: of the CPUs in this process's affinity mask, idle (/proc/stat's idle
+// and iowait) and busy (user, nice, system, irq, softirq: not steal), and this process's own
+// (getrusage). idle < 0 when /proc/stat cannot be read.
+struct CpuTimes {
+  double idle = -1.0, busy = 0.0, own = 0.0;
+};
+CpuTimes cpu_times();
 
 class ThreadGovernor {
  public:
@@ -51,8 +55,8 @@ class ThreadGovernor {
   const std::vector<int>& sizes() const { return m_sizes; }
   // Tests: epochs of one unit, and every epoch moves to the next size in turn.
   void force_cycling() { m_cycling = true; }
-  // Tests: where idle CPU time is read from (default idle_cpu_seconds).
-  void set_idle_source(std::function<double()> idle_seconds);
+  // Tests: where CPU times are read from (default cpu_times).
+  void set_load_source(std::function<CpuTimes()> source);
 
  private:
   struct Epoch {
@@ -68,7 +72,7 @@ class ThreadGovernor {
   void move_to(std::size_t size, double mean, std::size_t units);
 
   using Clock = std::chrono::steady_clock;
-  double spare_cpus(Clock::time_point now);
+  void update_load(Clock::time_point now);
 
   std::vector<int> m_sizes;  // 1, 2, 4, ... up to the maximum, which is always included
   std::size_t m_current = 0, m_probe = 0;
@@ -81,10 +85,12 @@ class ThreadGovernor {
   // Earliest times of the next try of a smaller and of a larger team, and the current waits.
   Clock::time_point m_up_after, m_down_after;
   double m_up_gap = 0.0, m_down_gap = 0.0;
-  // The last sample of idle_cpu_seconds() and when it was taken.
-  std::function<double()> m_idle_source = idle_cpu_seconds;
-  double m_idle_seconds = -1.0;
-  Clock::time_point m_idle_at;
+  // The last sample of the CPU times, when it was taken, and the idle CPUs and CPUs busy with
+  // other work over the window before it.
+  std::function<CpuTimes()> m_load_source = cpu_times;
+  CpuTimes m_load;
+  Clock::time_point m_load_at;
+  double m_spare = 0.0, m_others = 1e9;
   Clock::time_point m_start;
   std::vector<std::uint64_t> m_units;
 };

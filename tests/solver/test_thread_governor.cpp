@@ -55,11 +55,14 @@ TEST(ThreadGovernor, AnExplicitCountNeverChanges) {
   }
 }
 
-// Idle CPU time as /proc/stat would count it on a machine where `spare` CPUs stay idle.
-std::function<double()> idle_cpus(double spare) {
+// CPU times as /proc/stat and getrusage would count them on a two-CPU machine where this
+// process keeps `own` CPUs busy, other processes `others`, and the rest is idle.
+std::function<CpuTimes()> machine(double own, double others) {
   const auto start = std::chrono::steady_clock::now();
   return [=] {
-    return spare * std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double t =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return CpuTimes{(2.0 - own - others) * t, (own + others) * t, own * t};
   };
 }
 
@@ -67,7 +70,7 @@ std::function<double()> idle_cpus(double spare) {
 // governor starts with one thread, moves to two and stays there.
 TEST(ThreadGovernor, AddsThreadsOnAQuietMachine) {
   ThreadGovernor governor = ThreadGovernor::adaptive_up_to(2);
-  governor.set_idle_source(idle_cpus(1.0));
+  governor.set_load_source(machine(1.0, 0.0));
   EXPECT_EQ(governor.threads(), 1);
   const double one = share_on_one_thread(
       governor, 400, [](int threads, int) { return threads == 1 ? 1e-3 : 0.5e-3; });
@@ -75,20 +78,22 @@ TEST(ThreadGovernor, AddsThreadsOnAQuietMachine) {
   EXPECT_LT(one, 0.25) << "an epoch or two of one thread before the idle CPU shows, then two";
 }
 
-// No CPU is idle: a second thread is never tried.
+// No CPU is idle (another process keeps one busy): a second thread is never tried.
 TEST(ThreadGovernor, TriesNoLargerTeamWithoutIdleCpus) {
   ThreadGovernor governor = ThreadGovernor::adaptive_up_to(2);
-  governor.set_idle_source(idle_cpus(0.0));
+  governor.set_load_source(machine(1.0, 1.0));
   const double one = share_on_one_thread(governor, 200, [](int, int) { return 0.5e-3; });
   EXPECT_EQ(one, 1.0);
 }
 
-// Contention that /proc/stat does not show (the other work is bursty): two threads take 0.3 ms
-// a unit but stall 15 ms every fifth unit (a preempted team member); one thread takes 1 ms. The
-// governor tries two threads, goes back to one and stays there.
+// The other work comes and goes: while the governor runs one thread a CPU is idle, and while it
+// runs two another process competes for them. Two threads take 0.3 ms a unit but stall 15 ms
+// every fifth unit (a preempted team member); one thread takes 1 ms. The governor tries two
+// threads, goes back to one and stays there.
 TEST(ThreadGovernor, GoesBackToOneThreadWhenTheTeamStalls) {
   ThreadGovernor governor = ThreadGovernor::adaptive_up_to(2);
-  governor.set_idle_source(idle_cpus(1.0));
+  const std::function<CpuTimes()> quiet = machine(1.0, 0.0), busy = machine(1.5, 0.5);
+  governor.set_load_source([&] { return governor.threads() == 1 ? quiet() : busy(); });
   const double one = share_on_one_thread(governor, 400, [](int threads, int u) {
     if (threads == 1) return 1e-3;
     return u % 5 == 4 ? 15e-3 : 0.3e-3;
@@ -96,6 +101,19 @@ TEST(ThreadGovernor, GoesBackToOneThreadWhenTheTeamStalls) {
   EXPECT_EQ(governor.threads(), 1);
   EXPECT_GT(one, 0.8);
   EXPECT_GT(governor.units_per_size()[1], 0u) << "two threads were never tried";
+}
+
+// The same stalls with no other process busy (a hypervisor taking the CPUs now and then): they
+// hit one thread too, so the governor keeps two threads and never tries one.
+TEST(ThreadGovernor, KeepsTheTeamThroughStallsWithoutOtherWork) {
+  ThreadGovernor governor = ThreadGovernor::adaptive_up_to(2);
+  const std::function<CpuTimes()> quiet = machine(1.0, 0.0), alone = machine(2.0, 0.0);
+  governor.set_load_source([&] { return governor.threads() == 1 ? quiet() : alone(); });
+  share_on_one_thread(governor, 400, [](int threads, int u) {
+    if (threads == 1) return u % 5 == 4 ? 30e-3 : 0.6e-3;
+    return u % 5 == 4 ? 15e-3 : 0.3e-3;
+  });
+  EXPECT_EQ(governor.threads(), 2);
 }
 
 // The team size changes after every iteration (1, 2, 3, 4, 1, ...) and the frames equal those
