@@ -14,8 +14,10 @@
 namespace drape {
 namespace {
 
+// An epoch is at least kEpochUnits units and kEpochSeconds, or kLongEpochSeconds of heavy units
+// (a large garment's iterations), so that a decision never waits for many seconds.
 constexpr std::size_t kEpochUnits = 16;
-constexpr double kEpochSeconds = 0.025;
+constexpr double kEpochSeconds = 0.025, kLongEpochSeconds = 0.25;
 // A size whose epoch mean was below this share of the current size's takes over.
 constexpr double kSwitchRatio = 0.85;
 // Units slower than kStallFactor times the epoch's median are stalls; when they take more than
@@ -162,8 +164,9 @@ void ThreadGovernor::end() {
     // can no longer win: a losing try costs at most about one epoch.
     const double budget = kSwitchRatio * m_baseline * static_cast<double>(m_baseline_units);
     if (units >= m_baseline_units || m_epoch.seconds > budget) close_epoch();
-  } else if (m_epoch.seconds >= kEpochSeconds &&
-             (units >= kEpochUnits || (units >= 4 && m_epoch.stall_share() > kStallShare))) {
+  } else if (m_epoch.seconds >= kLongEpochSeconds ||
+             (m_epoch.seconds >= kEpochSeconds &&
+              (units >= kEpochUnits || (units >= 4 && m_epoch.stall_share() > kStallShare)))) {
     close_epoch();
   }
 }
@@ -196,9 +199,14 @@ void ThreadGovernor::plan_next(const Epoch& last) {
     m_probe = m_current - 1;
     m_probing = true;
   } else if (m_current + 1 < m_sizes.size() && now >= m_up_after && m_epochs_here >= 1) {
-    const double added = m_sizes[m_current + 1] - m_sizes[m_current];
-    if (m_spare >= kIdleShare * added) {
-      m_probe = m_current + 1;
+    // The largest size whose added CPUs were idle: a quiet 16-core machine goes from 1 to 16 in
+    // one try.
+    std::size_t target = m_current;
+    for (std::size_t k = m_current + 1; k < m_sizes.size(); ++k) {
+      if (m_spare >= kIdleShare * (m_sizes[k] - m_sizes[m_current])) target = k;
+    }
+    if (target > m_current) {
+      m_probe = target;
       m_probing = true;
     } else {
       m_up_after = after(kLoadWindow);

@@ -5,8 +5,8 @@
 // every barrier the whole team waits for it, so N threads can be several times slower than one.
 // Most iterations still run at full speed; a few stall for a scheduler time slice or more, and
 // the stalls are the cost. The governor therefore times solver iterations in epochs (at least 16
-// iterations and 25 ms) and compares epoch means. It starts with one thread; it tries a larger
-// team for one epoch when the CPUs that team would add were idle (/proc/stat), and a smaller one
+// iterations and 25 ms, or 0.25 s) and compares epoch means. It starts with one thread; it tries
+// the largest team whose added CPUs were idle (/proc/stat) for one epoch, and a smaller one
 // when stalls take a large share of an epoch while other processes keep CPUs busy (stalls with
 // no other work come from a hypervisor or interrupts and hit one thread as much as a team). A try
 // that lost makes it wait longer before the next (trying costs a few percent at most); a size

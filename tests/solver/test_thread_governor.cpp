@@ -78,6 +78,28 @@ TEST(ThreadGovernor, AddsThreadsOnAQuietMachine) {
   EXPECT_LT(one, 0.25) << "an epoch or two of one thread before the idle CPU shows, then two";
 }
 
+// Sixteen CPUs: on a quiet machine one try goes from one thread to sixteen; next to a process
+// that keeps eight busy, one try goes to eight (seven idle CPUs are enough for seven more
+// threads, not for fifteen) and no further. Units take 2 ms divided by the threads.
+TEST(ThreadGovernor, ClimbsToTheIdleCpusInOneTry) {
+  const auto cost = [](int threads, int) { return 2e-3 / threads; };
+  for (const double others : {0.0, 8.0}) {
+    ThreadGovernor governor = ThreadGovernor::adaptive_up_to(16);
+    const auto start = std::chrono::steady_clock::now();
+    governor.set_load_source([&] {
+      const double t =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      const double own = governor.threads();
+      return CpuTimes{(16.0 - own - others) * t, (own + others) * t, own * t};
+    });
+    share_on_one_thread(governor, 200, cost);
+    EXPECT_EQ(governor.threads(), others == 0.0 ? 16 : 8) << others << " CPUs busy";
+    const std::vector<std::uint64_t>& units = governor.units_per_size();
+    EXPECT_EQ(units[1] + units[2] + (others == 0.0 ? units[3] : 0), 0u)
+        << "climbed one step at a time";
+  }
+}
+
 // No CPU is idle (another process keeps one busy): a second thread is never tried.
 TEST(ThreadGovernor, TriesNoLargerTeamWithoutIdleCpus) {
   ThreadGovernor governor = ThreadGovernor::adaptive_up_to(2);
