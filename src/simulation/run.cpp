@@ -226,16 +226,15 @@ RunSummary run_simulation(Simulation& simulation, const RunOptions& options,
   // threads is the most the cpu backend may use; when chosen while it runs, it may use fewer.
   settings["threads_chosen_while_running"] =
       scene.solver.backend == Backend::cpu && simulation.options().threads <= 0;
-  nlohmann::json stats_json = {
-      {"settings", settings},
-      {"summary",
-       {{"frames", summary.frames},
-        {"wall_seconds", summary.wall_seconds},
-        {"ms_per_frame", summary.ms_per_frame},
-        {"max_strain", summary.max_strain},
-        {"max_penetrations", summary.max_penetrations},
-        {"max_self_intersections", summary.max_self_intersections}}},
-      {"frames", frames}};
+  nlohmann::json stats_json = {{"settings", settings},
+                               {"summary",
+                                {{"frames", summary.frames},
+                                 {"wall_seconds", summary.wall_seconds},
+                                 {"ms_per_frame", summary.ms_per_frame},
+                                 {"max_strain", summary.max_strain},
+                                 {"max_penetrations", summary.max_penetrations},
+                                 {"max_self_intersections", summary.max_self_intersections}}},
+                               {"frames", frames}};
   if (summary.resumed_from >= 0) stats_json["summary"]["resumed_from_frame"] = summary.resumed_from;
   write_file_atomically(summary.stats_path, stats_json.dump(2) + "\n");
   if (!options.keep_checkpoint) std::filesystem::remove(checkpoint_file, ec);

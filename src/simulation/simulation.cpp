@@ -76,7 +76,8 @@ struct Simulation::Impl {
     if (options.stats) {
       s.strain = edge_strain(cloth.topology, positions);
       s.penetrations = count_penetrations(colliders, positions, frame / scene.fps);
-      s.self_intersections = count_self_intersections(positions, cloth.mesh.triangles, solver->host_threads());
+      s.self_intersections =
+          count_self_intersections(positions, cloth.mesh.triangles, solver->host_threads());
     }
     s.self_contacts = frame > 0 ? solver->self_contacts() : 0;
     s.ms = ms;
