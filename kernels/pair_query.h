@@ -171,6 +171,32 @@ struct PairQuery {
   }
 };
 
+// The sorted union of two sets of rows, e.g. the pairs found at two positions.
+struct UnionRows {
+  PairRows<std::uint64_t> first, second;
+
+  DRAPE_HD std::uint32_t operator()(std::uint32_t v, std::uint64_t* row,
+                                    std::uint32_t capacity) const {
+    const std::uint64_t* a = first.row(v);
+    const std::uint64_t* b = second.row(v);
+    const std::uint32_t na = first.counts[v], nb = second.counts[v];
+    std::uint32_t i = 0, j = 0, n = 0;
+    while (i < na || j < nb) {
+      const bool take_a = j == nb || (i < na && a[i] <= b[j]);
+      const std::uint64_t next = take_a ? a[i] : b[j];
+      if (take_a) {
+        i += 1;
+        if (j < nb && b[j] == next) ++j;
+      } else {
+        ++j;
+      }
+      if (n < capacity) row[n] = next;
+      ++n;
+    }
+    return n;
+  }
+};
+
 // Vertex v's near-group row (near_group_row) from the pairs the same search found at rest.
 struct NearRowQuery {
   PairRows<std::uint64_t> rest;

@@ -21,6 +21,9 @@ struct RunSummary {
   std::size_t max_self_intersections = 0;      // most intersecting triangle pairs in any frame
   std::size_t initial_self_intersections = 0;  // intersecting triangle pairs in frame 0
   int first_self_intersection_frame = -1;      // the first frame with any, -1 for none
+  std::size_t stitches = 0;                    // cloth.stitches in use
+  double max_stitch_gap = 0.0;                 // metres, the most in any frame
+  double last_stitch_gap = 0.0;                // metres, the most in the last frame
   std::string output_dir;
   std::string stats_path;
 };

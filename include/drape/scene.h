@@ -52,6 +52,15 @@ struct Material {
   double damping = 1.0;         // 1/s, velocity decay rate
 };
 
+// A stitch: vertex v sewn to the point (1 - t) a + t b of edge a-b; a vertex-to-vertex stitch
+// [v, w] has a = b = w and t = 0. `where` names its source for errors ("cloth.stitches[3]" or
+// "panels.obj:15660").
+struct StitchDesc {
+  std::int64_t v = 0, a = 0, b = 0;
+  double t = 0.0;
+  std::string where;
+};
+
 struct ClothDesc {
   std::string mesh_path;  // resolved against the scene file's folder; empty when `grid` is set
   std::optional<GridDesc> grid;
@@ -69,6 +78,12 @@ struct ClothDesc {
   double max_strain = 0.0;           // strain limit, 0 = none
   std::string rest_mesh_path;        // rest lengths and angles from this mesh; empty: the mesh
   bool bend_rest_flat = false;       // rest dihedral angles flat: no fold memory
+  // Sewing (design doc, "Keys added for garments"): stitches given inline, or read from the
+  // `stitch v a b t` lines of stitches_path; they shorten from their start length to zero over
+  // sew_time seconds (0: at once). PBD stiffness in [0, 1]; XPBD compliance in m/N (0: hard).
+  std::vector<StitchDesc> stitches;
+  std::string stitches_path;
+  double sew_time = 0.0, stitch_stiffness = 1.0, stitch_compliance = 0.0;
 };
 
 // Per-triangle aerodynamic drag and lift against a wind of `wind` m/s (absent: no air).

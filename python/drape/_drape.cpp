@@ -61,6 +61,8 @@ class PySimulation {
       d["self_intersections"] = s.self_intersections;
       d["self_contacts"] = s.self_contacts;
       d["ms"] = s.ms;
+      d["stitch_gap"] =
+          py::dict(py::arg("max") = s.stitch_gap.max, py::arg("mean") = s.stitch_gap.mean);
       out.append(d);
     }
     return out;

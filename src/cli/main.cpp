@@ -177,18 +177,21 @@ void warn_about_units(const std::string& source, const TriMesh& mesh) {
   }
 }
 
-// OBJ lines the reader skipped, once per kind.
-void warn_about_skipped(const std::string& source, const TriMesh& mesh) {
+// OBJ lines the mesh reader skipped, once per kind; `stitch` lines sew only through
+// cloth.stitches, and `seam` lines (seam counts) are not needed for that.
+void warn_about_skipped(const std::string& source, const TriMesh& mesh, bool sewn) {
   for (const auto& [kind, count] : mesh.skipped_statements) {
-    const bool sewing = kind == "stitch" || kind == "seam";
+    if (sewn && (kind == "stitch" || kind == "seam")) continue;
+    const char* why = kind == "stitch" ? "not sewn: set cloth.stitches to this file to sew them"
+                      : kind == "seam" ? "seam counts, not needed for sewing"
+                                       : "not an OBJ statement drape reads";
     std::fprintf(stderr, "drape: warning: %s: %zu '%s' line%s skipped (%s)\n", source.c_str(),
-                 count, kind.c_str(), count == 1 ? "" : "s",
-                 sewing ? "drape does not sew panels yet" : "not an OBJ statement drape reads");
+                 count, kind.c_str(), count == 1 ? "" : "s", why);
   }
 }
 
 void warn_about(const std::string& source, const ClothModel& cloth) {
-  warn_about_skipped(source, cloth.mesh);
+  warn_about_skipped(source, cloth.mesh, cloth.stitches.size() > 0);
   warn_about_units(source, cloth.mesh);
   if (cloth.mesh.fan_triangulated_polygons > 0) {
     std::fprintf(
@@ -258,6 +261,11 @@ int simulate(const std::vector<std::string>& args) {
         s.frames, s.vertices, s.triangles, std::string(backend_name(scene.solver.backend)).c_str(),
         s.wall_seconds, s.ms_per_frame, s.max_strain, s.max_penetrations, s.max_self_intersections,
         s.output_dir.c_str(), s.stats_path.c_str());
+    if (s.stitches > 0) {
+      std::printf(
+          "drape: %zu stitches; widest seam gap %.2f mm in the last frame, %.2f mm in any\n",
+          s.stitches, 1000.0 * s.last_stitch_gap, 1000.0 * s.max_stitch_gap);
+    }
   }
   return 0;
 }
@@ -414,8 +422,10 @@ void print_topology(const ClothModel& cloth) {
                   ? (std::to_string(cloth.mesh.uvs.size()) + " per face corner").c_str()
                   : "per vertex");
   for (const auto& [kind, count] : cloth.mesh.skipped_statements) {
-    std::printf("%-19s %zu lines (skipped)\n", kind.c_str(), count);
+    std::printf("%-19s %zu lines%s\n", kind.c_str(), count,
+                kind == "stitch" ? " (sewing: cloth.stitches reads them)" : " (skipped)");
   }
+  if (cloth.stitches.size() > 0) std::printf("stitches            %zu\n", cloth.stitches.size());
 }
 
 int info(const std::vector<std::string>& args) {

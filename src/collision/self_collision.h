@@ -102,9 +102,7 @@ class SelfCollision {
     m_view.radius = static_cast<float>(params.thickness) * (1.0f + kSearchMargin);
     m_view.friction = static_cast<float>(params.friction);
 
-    Buffer<glm::vec3> rest;
-    rest.upload(std::vector<glm::vec3>(x.begin(), x.end()));
-    build_near_rows(rest.data(), w);
+    build_near_rows(x, cloth.stitches, cloth.inv_mass, w);
   }
 
   bool every_iteration() const { return m_every_iteration; }
@@ -240,15 +238,29 @@ class SelfCollision {
   }
 
  private:
-  // Each vertex's near-group row from the rest pairs: the pairs the same search finds at the rest
-  // positions x.
-  void build_near_rows(const glm::vec3* x, const float* w) {
+  // Each vertex's near-group row from the rest pairs: the pairs the same search finds at the start
+  // positions x and, with stitches, also at x sewn (sewn_positions: every stitch closed), so that
+  // the two sides of a seam are neighbours, never contacts.
+  void build_near_rows(const std::vector<glm::dvec3>& x, const StitchSet& stitches,
+                       const std::vector<double>& inv_mass, const float* w) {
     CandidateRows<Exec, std::uint64_t> rest_pairs;
     rest_pairs.resize(m_vertices);
-    find_pairs(x, w, rest_pairs);
+    Buffer<glm::vec3> rest;
+    rest.upload(std::vector<glm::vec3>(x.begin(), x.end()));
+    find_pairs(rest.data(), w, rest_pairs);
+    CandidateRows<Exec, std::uint64_t> sewn_pairs, both;
+    if (stitches.size() > 0) {
+      const std::vector<glm::dvec3> sewn = sewn_positions(stitches, x, inv_mass);
+      rest.upload(std::vector<glm::vec3>(sewn.begin(), sewn.end()));
+      sewn_pairs.resize(m_vertices);
+      find_pairs(rest.data(), w, sewn_pairs);
+      both.resize(m_vertices);
+      both.gather(m_exec, kernels::UnionRows{rest_pairs.pairs(), sewn_pairs.pairs()});
+    }
     m_near.resize(m_vertices);
-    m_near.gather(m_exec, kernels::NearRowQuery{rest_pairs.pairs(), m_owned.data(),
-                                                m_owned_triangles.data(), w, view()});
+    m_near.gather(m_exec,
+                  kernels::NearRowQuery{stitches.size() > 0 ? both.pairs() : rest_pairs.pairs(),
+                                        m_owned.data(), m_owned_triangles.data(), w, view()});
     m_view.near = m_near.pairs();
   }
 

@@ -147,7 +147,8 @@ bool triangles_intersect(const glm::dvec3 a[3], const glm::dvec3 b[3]) {
 }
 
 std::uint64_t count_self_intersections(const std::vector<glm::dvec3>& positions,
-                                       const std::vector<glm::uvec3>& triangles, int threads) {
+                                       const std::vector<glm::uvec3>& triangles, int threads,
+                                       const SeamNeighbours* seams) {
   if (positions.empty()) return 0;
   const Grid grid = snapping(positions.data(), positions.size());
   std::vector<P3> q(positions.size());
@@ -196,6 +197,15 @@ std::uint64_t count_self_intersections(const std::vector<glm::dvec3>& positions,
   }
   runs.push_back(binned.size());
 
+  const auto sewn = [seams](const glm::uvec3& a, const glm::uvec3& b) {
+    if (seams == nullptr || seams->empty()) return false;
+    for (int i = 0; i < 3; ++i) {
+      for (int j = 0; j < 3; ++j) {
+        if (seams->joined(a[i], b[j])) return true;
+      }
+    }
+    return false;
+  };
   std::uint64_t count = 0;
   const auto n_runs = static_cast<std::int64_t>(runs.size()) - 1;
   const int team = threads > 0 ? threads : omp_get_num_procs();
@@ -209,7 +219,7 @@ std::uint64_t count_self_intersections(const std::vector<glm::dvec3>& positions,
         const std::uint32_t t = binned[j].second;
         const glm::uvec3 vt = triangles[t];
         if (vs.x == vt.x || vs.x == vt.y || vs.x == vt.z || vs.y == vt.x || vs.y == vt.y ||
-            vs.y == vt.z || vs.z == vt.x || vs.z == vt.y || vs.z == vt.z) {
+            vs.y == vt.z || vs.z == vt.x || vs.z == vt.y || vs.z == vt.z || sewn(vs, vt)) {
           continue;
         }
         const Box& a = boxes[s];

@@ -10,14 +10,18 @@
 
 #include <glm/vec3.hpp>
 
+#include "model/stitches.h"
+
 namespace drape {
 
 // Counts unordered pairs of triangles with no common vertex whose closed surfaces meet (touching
 // counts; coplanar pairs count when they overlap). Triangles with a repeated vertex or no area
 // (collinear corners) take no part.
-// threads: host threads to count on, 0 = all cores.
+// threads: host threads to count on, 0 = all cores. `seams`: vertices joined by a stitch count
+// as common, so the two sides of a closed seam do not count as intersecting.
 std::uint64_t count_self_intersections(const std::vector<glm::dvec3>& positions,
-                                       const std::vector<glm::uvec3>& triangles, int threads = 0);
+                                       const std::vector<glm::uvec3>& triangles, int threads = 0,
+                                       const SeamNeighbours* seams = nullptr);
 
 // Whether two triangles meet (the test above, for one pair).
 bool triangles_intersect(const glm::dvec3 a[3], const glm::dvec3 b[3]);

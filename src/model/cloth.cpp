@@ -107,6 +107,7 @@ ClothModel build_cloth(const Scene& scene) {
     std::fill(cloth.topology.bend_rest_angle.begin(), cloth.topology.bend_rest_angle.end(), M_PI);
   }
   apply_fabric(scene.cloth, rest, cloth);
+  cloth.stitches = build_stitches(scene.cloth, cloth.mesh.positions, cloth.inv_mass);
   return cloth;
 }
 

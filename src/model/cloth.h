@@ -6,6 +6,7 @@
 #include "drape/mesh.h"
 #include "drape/scene.h"
 #include "model/primitives.h"
+#include "model/stitches.h"
 #include "model/topology.h"
 
 namespace drape {
@@ -23,6 +24,7 @@ struct ClothModel {
   std::vector<double> attach_length;
   // The triangles around each vertex (air forces): vertex_triangles[offsets[v], offsets[v+1]).
   std::vector<std::uint32_t> vertex_triangle_offsets, vertex_triangles;
+  StitchSet stitches;  // cloth.stitches
 };
 
 constexpr std::uint32_t kNoPin = 0xffffffffu;

@@ -254,6 +254,60 @@ void read_fabric(const ObjectReader& r, const std::string& file, ClothDesc& c) {
   c.bend_rest_flat = one_of(r, "bend_rest", "mesh", {"mesh", "flat"}) == "flat";
 }
 
+// One inline stitch: [v, a, b, t] or [v, w], indices checked against the mesh later.
+StitchDesc read_stitch(const ObjectReader& r, const json& e, std::size_t i) {
+  const std::string key = "stitches[" + std::to_string(i) + "]";
+  const auto index = [&](const json& x) {
+    if (!x.is_number_integer() || x.get<std::int64_t>() < 0) {
+      r.fail("must be [v, a, b, t] or [v, w] with vertex indices from 0", key);
+    }
+    return x.get<std::int64_t>();
+  };
+  if (!e.is_array() || (e.size() != 4 && e.size() != 2)) {
+    r.fail("must be [v, a, b, t] or [v, w] with vertex indices from 0", key);
+  }
+  StitchDesc s;
+  s.where = r.file() + ": " + r.join(key);
+  s.v = index(e[0]);
+  s.a = index(e[1]);
+  s.b = e.size() == 4 ? index(e[2]) : s.a;
+  if (e.size() == 4) {
+    if (!e[3].is_number()) r.fail("t must be a number in [0, 1]", key);
+    s.t = e[3].get<double>();
+  }
+  return s;
+}
+
+// cloth.stitches (an array, or a file with `stitch v a b t` lines), sew_time, stitch_stiffness
+// (pbd) and stitch_compliance (xpbd).
+void read_sewing(const ObjectReader& r, const std::string& file, ClothDesc& c) {
+  const bool xpbd = c.model == ClothModelKind::xpbd;
+  for (const char* key : {"sew_time", "stitch_stiffness", "stitch_compliance"}) {
+    if (r.has(key) && !r.has("stitches")) r.fail("needs cloth.stitches", key);
+  }
+  if (r.has(xpbd ? "stitch_stiffness" : "stitch_compliance")) {
+    r.fail(xpbd ? "is a PBD stiffness; with \"model\": \"xpbd\" use stitch_compliance (m/N)"
+                : "is an XPBD compliance; with \"model\": \"pbd\" use stitch_stiffness",
+           xpbd ? "stitch_stiffness" : "stitch_compliance");
+  }
+  c.sew_time = r.number("sew_time", 0.0, 0.0, kHuge);
+  c.stitch_stiffness = r.number("stitch_stiffness", 1.0, 0.0, 1.0);
+  c.stitch_compliance = r.number("stitch_compliance", 0.0, 0.0, 1.0);
+  if (!r.has("stitches")) return;
+  const json& value = r.at("stitches");
+  if (value.is_string()) {
+    const std::string path = value.get<std::string>();
+    if (path.empty()) r.fail("must not be empty", "stitches");
+    c.stitches_path = path[0] == '/' ? path : folder_of(file) + path;
+  } else if (value.is_array()) {
+    for (std::size_t i = 0; i < value.size(); ++i)
+      c.stitches.push_back(read_stitch(r, value[i], i));
+  } else {
+    r.fail("must be an array of [v, a, b, t] / [v, w] or a file with `stitch v a b t` lines",
+           "stitches");
+  }
+}
+
 AirDesc read_air(const ObjectReader& a) {
   a.allow_only({"wind", "density", "drag", "lift"});
   AirDesc air;
@@ -267,9 +321,10 @@ AirDesc read_air(const ObjectReader& a) {
 
 // `mesh_here`: the mesh is a key of this object (a scene file), or given elsewhere (settings).
 ClothDesc read_cloth(const ObjectReader& r, const std::string& file, bool mesh_here) {
-  r.allow_only({"mesh", "transform", "pins", "stretch", "shear", "bend", "damping", "thickness",
-                "friction", "self_collision", "model", "material", "mass", "max_strain",
-                "rest_mesh", "bend_rest"});
+  r.allow_only({"mesh",      "transform", "pins",      "stretch",          "shear",
+                "bend",      "damping",   "thickness", "friction",         "self_collision",
+                "model",     "material",  "mass",      "max_strain",       "rest_mesh",
+                "bend_rest", "stitches",  "sew_time",  "stitch_stiffness", "stitch_compliance"});
   ClothDesc c;
   if (!mesh_here) {
     if (r.has("mesh")) r.fail("give the mesh as the positions and triangles arrays", "mesh");
@@ -315,6 +370,7 @@ ClothDesc read_cloth(const ObjectReader& r, const std::string& file, bool mesh_h
     r.fail("must be above 0 when self_collision is on", "thickness");
   }
   read_fabric(r, file, c);
+  read_sewing(r, file, c);
   return c;
 }
 

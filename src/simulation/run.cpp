@@ -117,14 +117,16 @@ void remove_stale_temporaries(const Scene& scene) {
   }
 }
 
-nlohmann::json frame_json(const FrameStats& s) {
-  return {{"frame", s.frame},
-          {"max_strain", s.strain.max},
-          {"mean_strain", s.strain.mean},
-          {"penetrations", s.penetrations},
-          {"self_intersections", s.self_intersections},
-          {"self_contacts", s.self_contacts},
-          {"ms", s.ms}};
+nlohmann::json frame_json(const FrameStats& s, bool sewn) {
+  nlohmann::json f = {{"frame", s.frame},
+                      {"max_strain", s.strain.max},
+                      {"mean_strain", s.strain.mean},
+                      {"penetrations", s.penetrations},
+                      {"self_intersections", s.self_intersections},
+                      {"self_contacts", s.self_contacts},
+                      {"ms", s.ms}};
+  if (sewn) f["stitch_gap"] = {{"max", s.stitch_gap.max}, {"mean", s.stitch_gap.mean}};
+  return f;
 }
 
 }  // namespace
@@ -220,7 +222,8 @@ RunSummary run_simulation(Simulation& simulation, const RunOptions& options,
     if (s.self_intersections > 0 && summary.first_self_intersection_frame < 0) {
       summary.first_self_intersection_frame = s.frame;
     }
-    frames.push_back(frame_json(s));
+    summary.max_stitch_gap = std::max(summary.max_stitch_gap, s.stitch_gap.max);
+    frames.push_back(frame_json(s, cloth.stitches.size() > 0));
   }
   nlohmann::json settings = settings_json(scene, cloth, worker_threads(simulation));
   // threads is the most the cpu backend may use; when chosen while it runs, it may use fewer.
@@ -236,6 +239,13 @@ RunSummary run_simulation(Simulation& simulation, const RunOptions& options,
                                  {"max_self_intersections", summary.max_self_intersections}}},
                                {"frames", frames}};
   if (summary.resumed_from >= 0) stats_json["summary"]["resumed_from_frame"] = summary.resumed_from;
+  if (cloth.stitches.size() > 0) {
+    summary.stitches = cloth.stitches.size();
+    summary.last_stitch_gap = simulation.stats().back().stitch_gap.max;
+    stats_json["summary"]["stitches"] = summary.stitches;
+    stats_json["summary"]["max_stitch_gap"] = summary.max_stitch_gap;
+    stats_json["summary"]["last_frame_max_stitch_gap"] = summary.last_stitch_gap;
+  }
   write_file_atomically(summary.stats_path, stats_json.dump(2) + "\n");
   if (!options.keep_checkpoint) std::filesystem::remove(checkpoint_file, ec);
   return summary;

@@ -66,7 +66,8 @@ struct Simulation::Impl {
         colliders(build_colliders(scene)),
         solver(make_solver(scene.solver.backend, cloth, physics_params(scene),
                            SolverOptions{options.threads}, colliders)),
-        positions(cloth.mesh.positions) {
+        positions(cloth.mesh.positions),
+        seams(seam_neighbours(cloth.stitches, cloth.mesh.positions.size())) {
     record(0.0);
   }
 
@@ -77,7 +78,8 @@ struct Simulation::Impl {
       s.strain = edge_strain(cloth.topology, positions);
       s.penetrations = count_penetrations(colliders, positions, frame / scene.fps);
       s.self_intersections =
-          count_self_intersections(positions, cloth.mesh.triangles, solver->host_threads());
+          count_self_intersections(positions, cloth.mesh.triangles, solver->host_threads(), &seams);
+      s.stitch_gap = stitch_gap(cloth.stitches, positions);
     }
     s.self_contacts = frame > 0 ? solver->self_contacts() : 0;
     s.ms = ms;
@@ -90,6 +92,7 @@ struct Simulation::Impl {
   std::vector<Collider> colliders;
   std::unique_ptr<Solver> solver;
   std::vector<glm::dvec3> positions;
+  SeamNeighbours seams;
   std::vector<FrameStats> stats;
   int frame = 0;
 };

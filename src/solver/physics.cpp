@@ -23,6 +23,9 @@ PhysicsParams physics_params(const Scene& scene) {
   if (p.xpbd) p.damping = std::exp(-scene.cloth.material.damping * p.dt());
   p.max_strain = scene.cloth.max_strain;
   p.air = scene.air;
+  p.sew_time = scene.cloth.sew_time;
+  p.stitch_stiffness = scene.cloth.stitch_stiffness;
+  p.stitch_compliance = scene.cloth.stitch_compliance;
   p.self_collision.enabled = scene.cloth.self_collision;
   p.self_collision.thickness = scene.cloth.thickness;
   p.self_collision.friction = scene.cloth.friction;

@@ -26,8 +26,13 @@ struct PhysicsParams {
   bool xpbd = false;        // compliance per constraint (ClothModel) instead of stiffness
   double max_strain = 0.0;  // strain limit after the iterations, 0 = none
   AirDesc air;
+  // Stitches shorten from their start length to zero over sew_time seconds (0: at once); PBD
+  // stiffness in [0, 1], XPBD compliance in m/N.
+  double sew_time = 0.0, stitch_stiffness = 1.0, stitch_compliance = 0.0;
 
   double dt() const { return 1.0 / (fps * substeps); }
+  // A stitch's length at time `t` seconds, as a fraction of its start length.
+  double stitch_fraction(double t) const { return t < sew_time ? 1.0 - t / sew_time : 0.0; }
 };
 
 PhysicsParams physics_params(const Scene& scene);

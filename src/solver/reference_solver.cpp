@@ -7,6 +7,7 @@
 
 #include "collision/collider_view.h"
 #include "drape/error.h"
+#include "kernels/stitch.h"
 #include "kernels/xpbd.h"
 #include "solver/reference_constraints.h"
 #include "solver/solver.h"
@@ -45,7 +46,12 @@ class ReferenceSolver final : public Solver {
         m_attach_pin(cloth.attach_pin),
         m_attach_length(cloth.attach_length),
         m_vertex_triangle_offsets(cloth.vertex_triangle_offsets),
-        m_vertex_triangles(cloth.vertex_triangles) {
+        m_vertex_triangles(cloth.vertex_triangles),
+        m_stitches(cloth.stitches),
+        m_seams(seam_neighbours(cloth.stitches, cloth.mesh.positions.size())),
+        m_k_stitch(params.xpbd ? 1.0
+                               : scaled_stiffness(params.stitch_stiffness, params.iterations)),
+        m_stitch_alpha(params.stitch_compliance / (params.dt() * params.dt())) {
     const double dt2 = params.dt() * params.dt();
     for (auto* c : {&m_stretch_compliance, &m_shear_compliance, &m_bend_compliance}) {
       for (double& a : *c) a /= dt2;  // alpha~ = alpha / dt^2
@@ -95,6 +101,8 @@ class ReferenceSolver final : public Solver {
       m_bend_lambda.assign(m_topo.bend_count(), 0.0);
       m_shear_lambda.assign(m_topo.bend_count(), 0.0);
     }
+    m_stitch_lambda.assign(m_stitches.size(), 0.0);
+    m_stitch_fraction = m_params.stitch_fraction(t_before + dt);
     for (int it = 0; it < m_params.iterations; ++it) {
       if (m_params.xpbd) {
         project_xpbd_stretch_and_shear(m_topo.edge_v0, m_topo.edge_v1, m_topo.edge_rest_length,
@@ -107,6 +115,7 @@ class ReferenceSolver final : public Solver {
         project_bend();
         project_shear();
       }
+      project_stitches();
       if (m_params.max_strain > 0.0) limit_strain();
       project_obstacles();
       if (m_params.self_collision.enabled) project_self_collisions();
@@ -170,6 +179,25 @@ class ReferenceSolver final : public Solver {
     }
   }
 
+  // Stitches in order: XPBD with their compliance, or PBD with the scaled stiffness.
+  void project_stitches() {
+    const StitchSet& st = m_stitches;
+    for (std::size_t k = 0; k < st.size(); ++k) {
+      const std::uint32_t v = st.v[k], a = st.a[k], b = st.b[k];
+      const double t = st.t[k];
+      V3 n{0.0, 0.0, 0.0};
+      const double dl =
+          kernels::stitch_dlambda(vec(m_p[v]), m_w[v], vec(m_p[a]), m_w[a], vec(m_p[b]), m_w[b], t,
+                                  st.length[k] * m_stitch_fraction,
+                                  m_params.xpbd ? m_stitch_alpha : 0.0, m_stitch_lambda[k], n);
+      m_stitch_lambda[k] += dl;
+      const glm::dvec3 step = to_glm(n) * (dl * m_k_stitch);
+      m_p[v] += step * m_w[v];
+      m_p[a] -= step * ((1.0 - t) * m_w[a]);
+      m_p[b] -= step * (t * m_w[b]);
+    }
+  }
+
   // The long-range attachments, then strain limiting over the edges in order.
   void limit_strain() {
     const double ratio = 1.0 + m_params.max_strain;
@@ -230,6 +258,10 @@ class ReferenceSolver final : public Solver {
             for (std::uint32_t t : found->second) {
               const glm::uvec3 v = m_triangles[t];
               if (v.x == i || v.y == i || v.z == i) continue;
+              const auto u = static_cast<std::uint32_t>(i);
+              if (m_seams.joined(u, v.x) || m_seams.joined(u, v.y) || m_seams.joined(u, v.z)) {
+                continue;  // the two sides of a seam
+              }
               const glm::dvec3 abc[3] = {m_p[v.x], m_p[v.y], m_p[v.z]};
               const double w_abc[3] = {m_w[v.x], m_w[v.y], m_w[v.z]};
               glm::dvec3 dp[4];
@@ -298,6 +330,10 @@ class ReferenceSolver final : public Solver {
   std::vector<double> m_attach_length;
   std::vector<std::uint32_t> m_vertex_triangle_offsets, m_vertex_triangles;
   std::vector<glm::dvec3> m_air;
+  StitchSet m_stitches;
+  SeamNeighbours m_seams;
+  double m_k_stitch, m_stitch_alpha, m_stitch_fraction = 0.0;
+  std::vector<double> m_stitch_lambda;
 };
 
 }  // namespace

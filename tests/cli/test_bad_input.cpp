@@ -85,6 +85,13 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"NegativeFrames", scene_with("", R"("frames": -2, )"), "", "", "",
                 "scene.json: frames: must be in"},
         BadCase{"MissingMesh", mesh_scene("gone.obj"), "", "", "", "gone.obj: cannot open"},
+        BadCase{"StitchPastEnd", scene_with(R"(, "stitches": [[0, 1, 2, 0.5], [3, 16, 4, 0.5]])"),
+                "", "", "",
+                "scene.json: cloth.stitches[1]: stitch 3 16 4 0.5: vertex 16 is past the last "
+                "vertex (15)"},
+        BadCase{"StitchFileLine", scene_with(R"(, "stitches": "s.obj")"), "s.obj",
+                "stitch 0 1 2 0.5\nstitch 5 4 6 2\n", "",
+                "s.obj:2: stitch 5 4 6 2: t must be in [0, 1]"},
         BadCase{"JsonSyntax", "{\"frames\": 2,,}", "", "", "",
                 "scene.json: invalid JSON: parse error at line 1"},
         BadCase{"MissingScene", "", "", "", "simulate nothere.json -o out",

@@ -315,17 +315,30 @@ TEST(Cli, SkippedObjLinesAndUnitsAreWarnedAbout) {
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.err,
             "drape: warning: big.obj: 2 'File' lines skipped (not an OBJ statement drape reads)\n"
-            "drape: warning: big.obj: 3 'stitch' lines skipped (drape does not sew panels yet)\n"
+            "drape: warning: big.obj: 3 'stitch' lines skipped (not sewn: set cloth.stitches to "
+            "this file to sew them)\n"
             "drape: warning: big.obj: the cloth is 100 m across; drape works in metres: if the "
             "mesh is in other units, scale it with cloth.transform.scale (0.01 for centimetres)\n");
   const Result info = run_drape(dir, "info big.obj");
   EXPECT_EQ(info.code, 0);
-  EXPECT_NE(info.out.find("stitch              3 lines (skipped)"), std::string::npos) << info.out;
+  EXPECT_NE(info.out.find("stitch              3 lines (sewing: cloth.stitches reads them)"),
+            std::string::npos)
+      << info.out;
   EXPECT_NE(info.err.find("the cloth is 100 m across"), std::string::npos);
 
   dir.write("scene.json",
             R"({"frames": 1, "cloth": {"mesh": "big.obj", "transform": {"scale": 0.01}}})");
   EXPECT_EQ(run_drape(dir, "simulate scene.json --quiet").err.find("m across"), std::string::npos);
+
+  // Sewn from the same file: no stitch warning, and the summary names the seams' gap.
+  dir.write("scene.json", R"({"frames": 1, "cloth": {"mesh": "big.obj", "stitches": "big.obj",
+                              "transform": {"scale": 0.01}}})");
+  const Result sewn = run_drape(dir, "simulate scene.json");
+  EXPECT_EQ(sewn.code, 0) << sewn.err;
+  EXPECT_EQ(sewn.err.find("'stitch'"), std::string::npos) << sewn.err;
+  EXPECT_NE(sewn.out.find("drape: 3 stitches; widest seam gap"), std::string::npos) << sewn.out;
+  const Result sewn_info = run_drape(dir, "info scene.json");
+  EXPECT_NE(sewn_info.out.find("stitches            3"), std::string::npos) << sewn_info.out;
 }
 
 TEST(Cli, SdfThenSimulateOnTheLevelSet) {

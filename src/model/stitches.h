@@ -1,0 +1,57 @@
+// Sewing (design doc, "Keys added for garments"): the stitches of cloth.stitches, checked
+// against the cloth, as the solvers take them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+#include "drape/scene.h"
+#include "drape/stats.h"
+
+namespace drape {
+
+// Stitch k sews vertex v[k] to the point (1 - t[k]) a[k] + t[k] b[k]; `length` is their distance
+// in the start positions, from which a stitch shortens to zero over the sew time.
+struct StitchSet {
+  std::vector<std::uint32_t> v, a, b;
+  std::vector<double> t, length;
+
+  std::size_t size() const { return v.size(); }
+  glm::dvec3 target(std::size_t k, const std::vector<glm::dvec3>& p) const {
+    return (1.0 - t[k]) * p[a[k]] + t[k] * p[b[k]];
+  }
+};
+
+// For each vertex, the vertices a stitch joins it to (v to a and b, and back), sorted: the two
+// sides of a seam are neighbours, like the corners of one triangle.
+struct SeamNeighbours {
+  std::vector<std::uint32_t> offsets, vertices;  // vertex u's: vertices[offsets[u], offsets[u+1])
+
+  bool empty() const { return vertices.empty(); }
+  bool joined(std::uint32_t u, std::uint32_t w) const;
+};
+SeamNeighbours seam_neighbours(const StitchSet& stitches, std::size_t vertex_count);
+
+// Positions with every stitch closed: Gauss-Seidel passes that move the stitched vertices and
+// their edges towards each other (pinned vertices stay), starting from p.
+std::vector<glm::dvec3> sewn_positions(const StitchSet& stitches, std::vector<glm::dvec3> p,
+                                       const std::vector<double>& inv_mass);
+
+// The `stitch v a b t` lines of a text file (an OBJ such as a sewing pattern's), 0-based indices.
+// Throws InputError naming the file and line for a malformed line, or when there is none.
+std::vector<StitchDesc> read_stitch_lines(const std::string& path);
+
+// The scene's stitches against a mesh of `positions`: throws InputError naming the stitch
+// (its entry or file line) for an index out of range, t outside [0, 1], or a vertex sewn to an
+// edge it is on. Stitches whose three vertices are all pinned are dropped: they cannot move.
+StitchSet build_stitches(const ClothDesc& cloth, const std::vector<glm::dvec3>& positions,
+                         const std::vector<double>& inv_mass);
+
+// Per-frame sewing metric: the largest and the mean distance between a stitched vertex and its
+// point at positions p; both 0 without stitches.
+StitchGapStats stitch_gap(const StitchSet& stitches, const std::vector<glm::dvec3>& p);
+
+}  // namespace drape

@@ -1,0 +1,248 @@
+// Sewing (issue 17): the stitch constraint against hand-computed values and finite differences,
+// stitches closing a gap between two flat panels on every backend and in both models, the sew
+// time, self-collision leaving seams alone, and the errors of cloth.stitches.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include <glm/geometric.hpp>
+
+#include "drape/error.h"
+#include "drape/simulation.h"
+#include "kernels/stitch.h"
+#include "model/cloth.h"
+#include "test_util.h"
+
+namespace drape {
+namespace {
+
+using V3 = kernels::Vec3<double>;
+
+// The stitch's C at positions v, a, b (rest 0): |v - ((1 - t) a + t b)|.
+double stitch_c(const V3& v, const V3& a, const V3& b, double t) {
+  return length(v - (a * (1.0 - t) + b * t));
+}
+
+TEST(Stitch, OneProjectionClosesAStitchAndConservesMomentum) {
+  // v one metre above the middle of edge ab, unit masses: W = 1 + 1/4 + 1/4, dlambda = -2/3.
+  V3 n{0.0, 0.0, 0.0};
+  const V3 v{0.0, 1.0, 0.0}, a{-1.0, 0.0, 0.0}, b{1.0, 0.0, 0.0};
+  const double dl = kernels::stitch_dlambda(v, 1.0, a, 1.0, b, 1.0, 0.5, 0.0, 0.0, 0.0, n);
+  EXPECT_NEAR(dl, -2.0 / 3.0, 1e-12);
+  EXPECT_NEAR(n.y, 1.0, 1e-12);
+  const V3 dv = n * dl, da = n * (-0.5 * dl), db = n * (-0.5 * dl);
+  EXPECT_NEAR(dv.y, -2.0 / 3.0, 1e-12);
+  EXPECT_NEAR(da.y, 1.0 / 3.0, 1e-12);
+  EXPECT_NEAR(dv.y + da.y + db.y, 0.0, 1e-12);  // equal masses: momentum conserved
+  EXPECT_NEAR(stitch_c(v + dv, a + da, b + db, 0.5), 0.0, 1e-12);
+  // A pinned edge: only v moves, all the way.
+  const double pinned = kernels::stitch_dlambda(v, 1.0, a, 0.0, b, 0.0, 0.5, 0.0, 0.0, 0.0, n);
+  EXPECT_NEAR(pinned, -1.0, 1e-12);
+}
+
+TEST(Stitch, GradientMatchesFiniteDifferences) {
+  // dlambda = -C / W with W = sum w_i |grad_i C|^2: for unit masses and a small C the step is
+  // -C / W along the gradient; compare the implied gradient with central differences of C.
+  const V3 v{0.1, 0.3, -0.2}, a{-0.4, 0.05, 0.1}, b{0.5, -0.1, 0.2};
+  const double t = 0.3, h = 1e-6;
+  V3 n{0.0, 0.0, 0.0};
+  const double dl = kernels::stitch_dlambda(v, 1.0, a, 1.0, b, 1.0, t, 0.0, 0.0, 0.0, n);
+  const double c = stitch_c(v, a, b, t);
+  const double w = 1.0 + (1.0 - t) * (1.0 - t) + t * t;
+  EXPECT_NEAR(dl, -c / w, 1e-12);
+  const V3 grads[3] = {n, n * (-(1.0 - t)), n * (-t)};
+  for (int vertex = 0; vertex < 3; ++vertex) {
+    for (int axis = 0; axis < 3; ++axis) {
+      V3 p[3] = {v, a, b};
+      double* coord = axis == 0 ? &p[vertex].x : axis == 1 ? &p[vertex].y : &p[vertex].z;
+      *coord += h;
+      const double up = stitch_c(p[0], p[1], p[2], t);
+      *coord -= 2.0 * h;
+      const double down = stitch_c(p[0], p[1], p[2], t);
+      const V3& g = grads[vertex];
+      const double analytic = axis == 0 ? g.x : axis == 1 ? g.y : g.z;
+      EXPECT_NEAR((up - down) / (2.0 * h), analytic, 1e-6) << vertex << " " << axis;
+    }
+  }
+}
+
+// Two 0.3 m panels in the XZ plane, 10 cm apart along X: the left one's right column (x = -0.05,
+// rows at z = i h) faces the right one's left column (x = 0.05). Sewn from a file, the right
+// panel is shifted by h / 2 along Z and left vertex i > 0 is sewn to the middle of right edge
+// (i - 1, i) and right vertex 0 to the middle of left edge (0, 1) (a zipper); inline, the panels
+// are level and left vertex i is sewn to right vertex i ([v, w]).
+constexpr int kRows = 7;
+constexpr double kGap = 0.1;
+
+int left_seam(int i) {
+  return i * kRows + kRows - 1;
+}
+int right_seam(int i) {
+  return kRows * kRows + i * kRows;
+}
+
+std::string two_panels_obj(bool shifted) {
+  std::string obj;
+  const double h = 0.3 / (kRows - 1);
+  for (int panel = 0; panel < 2; ++panel) {
+    for (int i = 0; i < kRows; ++i) {
+      for (int j = 0; j < kRows; ++j) {
+        const double x = panel == 0 ? -0.35 + j * h : 0.05 + j * h;
+        const double z = i * h + (panel == 1 && shifted ? 0.5 * h : 0.0);
+        obj += "v " + std::to_string(x) + " 1 " + std::to_string(z) + "\n";
+      }
+    }
+  }
+  for (int panel = 0; panel < 2; ++panel) {
+    for (int i = 0; i + 1 < kRows; ++i) {
+      for (int j = 0; j + 1 < kRows; ++j) {
+        const int o = panel * kRows * kRows + i * kRows + j + 1;  // 1-based
+        obj += "f " + std::to_string(o) + " " + std::to_string(o + 1) + " " +
+               std::to_string(o + kRows) + "\nf " + std::to_string(o + 1) + " " +
+               std::to_string(o + kRows + 1) + " " + std::to_string(o + kRows) + "\n";
+      }
+    }
+  }
+  for (int i = 1; shifted && i < kRows; ++i) {
+    obj += "stitch " + std::to_string(left_seam(i)) + " " + std::to_string(right_seam(i - 1)) +
+           " " + std::to_string(right_seam(i)) + " 0.5\n";
+  }
+  // The seam's other end, sewn the other way: right vertex 0 to the middle of left edge (0, 1).
+  if (shifted) {
+    obj += "stitch " + std::to_string(right_seam(0)) + " " + std::to_string(left_seam(0)) + " " +
+           std::to_string(left_seam(1)) + " 0.5\n";
+  }
+  return obj;
+}
+
+// The panels sewn from the file (`shifted`) or by inline [v, w] stitches.
+Simulation sewing(const testing::TempDir& dir, const std::string& backend, const std::string& extra,
+                  bool shifted = true) {
+  dir.write("panels.obj", two_panels_obj(shifted));
+  std::string stitches = "\"panels.obj\"";
+  if (!shifted) {
+    stitches = "[";
+    for (int i = 0; i < kRows; ++i) {
+      stitches += (i > 0 ? ", [" : "[") + std::to_string(left_seam(i)) + ", " +
+                  std::to_string(right_seam(i)) + "]";
+    }
+    stitches += "]";
+  }
+  const std::string json = R"({"fps": 24, "frames": 24, "gravity": [0, 0, 0],
+      "solver": {"backend": ")" +
+                           backend + R"(", "substeps": 8, "iterations": 10},
+      "cloth": {"mesh": "panels.obj", "sew_time": 0.5, "stitches": )" +
+                           stitches + extra + "}}";
+  return Simulation(parse_scene(json, dir.file("scene.json")));
+}
+
+glm::dvec3 centroid(const std::vector<glm::dvec3>& p, const std::vector<double>& w) {
+  glm::dvec3 sum(0.0);
+  double mass = 0.0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    sum += p[i] / w[i];
+    mass += 1.0 / w[i];
+  }
+  return sum / mass;
+}
+
+TEST(Stitch, StitchesCloseTheGapBetweenTwoPanelsOverTheSewTime) {
+  testing::TempDir dir;
+  for (const std::string backend : {"reference", "cpu"}) {
+    for (const std::string model : {"", R"(, "model": "xpbd", "material": "cotton")"}) {
+      for (bool shifted : {true, false}) {
+        const std::string what = backend + model + (shifted ? " file" : " inline");
+        Simulation sim = sewing(dir, backend, model, shifted);
+        const ClothModel& cloth = cloth_model(sim);
+        ASSERT_EQ(cloth.stitches.size(), static_cast<std::size_t>(kRows));
+        const glm::dvec3 start = centroid(sim.positions(), cloth.inv_mass);
+        EXPECT_NEAR(sim.stats()[0].stitch_gap.max, kGap, 1e-6);
+        sim.step(6);  // 0.25 s: half the sew time, the stitches half as long
+        EXPECT_NEAR(sim.stats().back().stitch_gap.mean, 0.5 * kGap, 0.1 * kGap) << what;
+        sim.step(18);
+        EXPECT_LT(sim.stats().back().stitch_gap.max, 1e-3) << what;
+        // No gravity, no colliders: stitches move no mass centre (to float rounding on cpu).
+        EXPECT_LT(glm::length(centroid(sim.positions(), cloth.inv_mass) - start), 1e-4) << what;
+        EXPECT_EQ(sim.stats().back().self_intersections, 0u) << what;  // seams are not crossings
+      }
+    }
+  }
+}
+
+TEST(Stitch, BackendsSewAlike) {
+  // The cpu backend projects the stitches colour by colour, the reference in file order: the same
+  // seam, closed along slightly different paths, so the free panels may end turned by a little
+  // about their common mass centre. Compared: each vertex's distance to that centre (blind to
+  // the turn), frame by frame; any thread count gives the same frames.
+  testing::TempDir dir;
+  Simulation reference = sewing(dir, "reference", "");
+  const Scene scene = sewing(dir, "cpu", "").scene();
+  Simulation one(scene, SimulationOptions{1});
+  Simulation two(scene, SimulationOptions{2});
+  const std::vector<double>& w = cloth_model(one).inv_mass;
+  for (int f = 1; f <= 24; ++f) {
+    reference.step();
+    one.step();
+    two.step();
+    ASSERT_EQ(one.positions(), two.positions()) << "frame " << f;
+    const glm::dvec3 c = centroid(one.positions(), w), r = centroid(reference.positions(), w);
+    double worst = 0.0;
+    for (std::size_t i = 0; i < one.positions().size(); ++i) {
+      worst = std::max(worst, std::abs(glm::length(one.positions()[i] - c) -
+                                       glm::length(reference.positions()[i] - r)));
+    }
+    EXPECT_LT(worst, 2e-3) << "frame " << f;
+  }
+}
+
+TEST(Stitch, SelfCollisionLeavesTheSeamsAlone) {
+  // A 5 mm contact thickness would hold the two edges of a seam 5 mm apart; stitched pairs are
+  // neighbours, not contacts.
+  testing::TempDir dir;
+  Simulation sim =
+      sewing(dir, "cpu", R"(, "self_collision": true, "thickness": 0.005, "friction": 0.1)");
+  sim.step(24);
+  EXPECT_LT(sim.stats().back().stitch_gap.max, 1e-3);
+  EXPECT_EQ(sim.stats().back().self_intersections, 0u);
+}
+
+std::string error_of(const testing::TempDir& dir, const std::string& cloth_keys) {
+  dir.write("panels.obj", two_panels_obj(true));
+  try {
+    Simulation sim(parse_scene(R"({"cloth": {"mesh": "panels.obj", )" + cloth_keys + "}}",
+                               dir.file("scene.json")));
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(Stitch, BadStitchesAreClearErrors) {
+  testing::TempDir dir;
+  EXPECT_EQ(error_of(dir, R"("stitches": [[0, 1, 2, 0.5], [3, 99, 4, 0.5]])"),
+            dir.file("scene.json") +
+                ": cloth.stitches[1]: stitch 3 99 4 0.5: vertex 99 is past the last vertex (97)");
+  EXPECT_EQ(error_of(dir, R"("stitches": [[0, 1, 2, 1.5]])"),
+            dir.file("scene.json") + ": cloth.stitches[0]: stitch 0 1 2 1.5: t must be in [0, 1]");
+  EXPECT_EQ(error_of(dir, R"("stitches": [[5, 5]])"),
+            dir.file("scene.json") +
+                ": cloth.stitches[0]: stitch 5 5 5 0: the vertex is sewn to an edge it is on");
+  EXPECT_NE(error_of(dir, R"("stitches": [[5, -1]])").find("with vertex indices from 0"),
+            std::string::npos);
+  dir.write("bad.obj", "v 0 0 0\nstitch 0 1 2 0.5\nstitch 0 1 x 0.5\n");
+  EXPECT_EQ(
+      error_of(dir, R"("stitches": "bad.obj")"),
+      dir.file("bad.obj") + ":3: expected 'stitch v a b t' (vertex indices from 0, t in [0, 1])");
+  dir.write("none.obj", "v 0 0 0\n");
+  EXPECT_EQ(error_of(dir, R"("stitches": "none.obj")"),
+            dir.file("none.obj") + ": cloth.stitches: the file has no 'stitch' lines");
+  EXPECT_NE(error_of(dir, R"("sew_time": 1)").find("cloth.sew_time: needs cloth.stitches"),
+            std::string::npos);
+  EXPECT_NE(error_of(dir, R"("stitches": [[0, 1]], "stitch_compliance": 0.001)")
+                .find("cloth.stitch_compliance: is an XPBD compliance"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace drape
