@@ -40,6 +40,31 @@ int worker_threads(const Simulation& simulation) {
   return threads > 0 ? threads : default_thread_count();
 }
 
+// The fabric and air settings (issue 16's keys), in stats.json and in a resumed run's fingerprint.
+nlohmann::json fabric_json(const Scene& scene) {
+  const ClothDesc& c = scene.cloth;
+  const Material& m = c.material;
+  const auto vec = [](const glm::dvec3& v) { return nlohmann::json::array({v.x, v.y, v.z}); };
+  return {{"model", c.model == ClothModelKind::xpbd ? "xpbd" : "pbd"},
+          {"material",
+           {{"name", m.name},
+            {"density", m.density},
+            {"stretch", m.stretch},
+            {"shear", m.shear},
+            {"bend", m.bend},
+            {"damping", m.damping}}},
+          {"mass", c.mass == MassModel::area ? "area" : "unit"},
+          {"max_strain", c.max_strain},
+          {"rest_mesh", c.rest_mesh_path},
+          {"bend_rest", c.bend_rest_flat ? "flat" : "mesh"},
+          {"air",
+           {{"enabled", scene.air.enabled},
+            {"wind", vec(scene.air.wind)},
+            {"density", scene.air.density},
+            {"drag", scene.air.drag},
+            {"lift", scene.air.lift}}}};
+}
+
 nlohmann::json settings_json(const Scene& scene, const ClothModel& cloth, int threads) {
   const auto vec = [](const glm::dvec3& v) { return nlohmann::json::array({v.x, v.y, v.z}); };
   return {{"scene", scene.path},
@@ -69,7 +94,12 @@ nlohmann::json settings_json(const Scene& scene, const ClothModel& cloth, int th
           {"shear_constraints", cloth.topology.bend_count()},
           {"colliders", scene.colliders.size()},
           {"formats", scene.output.formats},
-          {"normals", scene.output.normals}};
+          {"normals", scene.output.normals},
+          {"fabric", fabric_json(scene)},
+          {"stitches", cloth.stitches.size()},
+          {"sew_time", scene.cloth.sew_time},
+          {"stitch_stiffness", scene.cloth.stitch_stiffness},
+          {"stitch_compliance", scene.cloth.stitch_compliance}};
 }
 
 }  // namespace
@@ -95,7 +125,12 @@ std::uint64_t run_fingerprint(const Scene& scene, const ClothModel& cloth) {
   std::uint64_t h = fingerprint_bytes(text.data(), text.size(), 0);
   h = fingerprint_bytes(cloth.mesh.positions.data(),
                         cloth.mesh.positions.size() * sizeof(glm::dvec3), h);
-  return fingerprint_bytes(cloth.inv_mass.data(), cloth.inv_mass.size() * sizeof(double), h);
+  h = fingerprint_bytes(cloth.inv_mass.data(), cloth.inv_mass.size() * sizeof(double), h);
+  const StitchSet& st = cloth.stitches;
+  for (const auto* ids : {&st.v, &st.a, &st.b}) {
+    h = fingerprint_bytes(ids->data(), ids->size() * sizeof(std::uint32_t), h);
+  }
+  return fingerprint_bytes(st.t.data(), st.t.size() * sizeof(double), h);
 }
 
 // Temporaries of an interrupted write of this cache (NAME.*.tmpPID), never complete files.

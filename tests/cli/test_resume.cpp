@@ -119,13 +119,21 @@ TEST(Cli, ResumeRefusesAForeignCheckpoint) {
   testing::TempDir dir;
   dir.write("scene.json", kSmallScene);
   ASSERT_EQ(run_drape(dir, "simulate scene.json --keep-checkpoint --quiet").code, 0);
-  std::string other = kSmallScene;
-  other.replace(other.find("\"wind\": [0, 0, 1]"), 17, "\"wind\": [0, 0, 2]");
-  dir.write("scene.json", other);
-  Result r = run_drape(dir, "simulate scene.json --resume --quiet");
-  EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.err.find("sheet.checkpoint: written by a different scene"), std::string::npos)
-      << r.err;
+  // Another wind, fabric, strain limit or seam each make the checkpoint foreign.
+  Result r;
+  for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+           {"\"wind\": [0, 0, 1]", "\"wind\": [0, 0, 2]"},
+           {"\"pins\": [0, 5]", "\"pins\": [0, 5], \"model\": \"xpbd\""},
+           {"\"pins\": [0, 5]", "\"pins\": [0, 5], \"max_strain\": 0.1"},
+           {"\"pins\": [0, 5]", "\"pins\": [0, 5], \"stitches\": [[7, 8]]"}}) {
+    std::string other = kSmallScene;
+    other.replace(other.find(from), from.size(), to);
+    dir.write("scene.json", other);
+    r = run_drape(dir, "simulate scene.json --resume --quiet");
+    EXPECT_EQ(r.code, 2) << to;
+    EXPECT_NE(r.err.find("sheet.checkpoint: written by a different scene"), std::string::npos)
+        << r.err;
+  }
   dir.write("out/sheet.checkpoint", "DRAPECK1 truncated");
   r = run_drape(dir, "simulate scene.json --resume --quiet");
   EXPECT_EQ(r.code, 2);
