@@ -61,6 +61,15 @@ struct StitchDesc {
   std::string where;
 };
 
+// Vertices that follow a collider (cloth.attach): its rigid placement for analytic and level-set
+// colliders. Hard (pinned to the moving point) unless a PBD stiffness below 1 or an XPBD
+// compliance above 0 is given.
+struct AttachDesc {
+  int collider = 0;
+  PinDesc vertices;
+  double stiffness = 1.0, compliance = 0.0;
+};
+
 struct ClothDesc {
   std::string mesh_path;  // resolved against the scene file's folder; empty when `grid` is set
   std::optional<GridDesc> grid;
@@ -84,6 +93,7 @@ struct ClothDesc {
   std::vector<StitchDesc> stitches;
   std::string stitches_path;
   double sew_time = 0.0, stitch_stiffness = 1.0, stitch_compliance = 0.0;
+  std::vector<AttachDesc> attach;
 };
 
 // Per-triangle aerodynamic drag and lift against a wind of `wind` m/s (absent: no air).

@@ -437,6 +437,10 @@ int info(const std::vector<std::string>& args) {
     cloth = build_cloth(scene);
     std::printf("scene               %s\n", path.c_str());
     std::printf("pinned vertices     %zu\n", cloth.pinned);
+    if (cloth.attachments.size() > 0) {
+      std::printf("attached vertices   %zu (to colliders; the hard ones count as pinned)\n",
+                  cloth.attachments.size());
+    }
     std::printf("solver              %s, %d substeps, %d iterations, %g fps, %d frames\n",
                 std::string(backend_name(scene.solver.backend)).c_str(), scene.solver.substeps,
                 scene.solver.iterations, scene.fps, scene.frames);

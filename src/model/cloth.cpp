@@ -21,10 +21,10 @@ void apply_transform(const Transform& t, std::vector<glm::dvec3>& positions) {
 
 namespace {
 
-std::vector<std::uint32_t> resolve_pins(const Scene& scene, const TriMesh& mesh) {
-  const PinDesc& pins = scene.cloth.pins;
+// The vertices a PinDesc names (cloth.pins, cloth.attach[i].vertices); `where` prefixes errors.
+std::vector<std::uint32_t> resolve_pins(const PinDesc& pins, const TriMesh& mesh,
+                                        const std::string& where) {
   const std::size_t n = mesh.positions.size();
-  const std::string where = scene.path + ": cloth.pins";
   std::vector<std::uint32_t> out;
   switch (pins.kind) {
     case PinDesc::Kind::none:
@@ -84,6 +84,33 @@ std::vector<glm::dvec3> rest_positions(const Scene& scene, const TriMesh& mesh) 
   return rest.positions;
 }
 
+// cloth.attach against the mesh: a vertex is attached once and not pinned; hard attachments get
+// w = 0 (the solvers move them with their collider).
+void resolve_attachments(const Scene& scene, ClothModel& cloth) {
+  const bool xpbd = scene.cloth.model == ClothModelKind::xpbd;
+  std::vector<bool> taken(cloth.mesh.positions.size(), false);
+  ClothModel::Attachments& out = cloth.attachments;
+  for (std::size_t i = 0; i < scene.cloth.attach.size(); ++i) {
+    const AttachDesc& d = scene.cloth.attach[i];
+    const std::string where = scene.path + ": cloth.attach[" + std::to_string(i) + "].vertices";
+    const bool hard = xpbd ? d.compliance == 0.0 : d.stiffness == 1.0;
+    for (std::uint32_t v : resolve_pins(d.vertices, cloth.mesh, where)) {
+      if (cloth.inv_mass[v] == 0.0 && !taken[v]) {
+        throw InputError(where + ": vertex " + std::to_string(v) + " is pinned (cloth.pins)");
+      }
+      if (taken[v])
+        throw InputError(where + ": vertex " + std::to_string(v) + " is attached twice");
+      taken[v] = true;
+      out.vertex.push_back(v);
+      out.collider.push_back(static_cast<std::uint32_t>(d.collider));
+      out.hard.push_back(hard ? 1 : 0);
+      out.stiffness.push_back(d.stiffness);
+      out.compliance.push_back(d.compliance);
+      if (hard) cloth.inv_mass[v] = 0.0;
+    }
+  }
+}
+
 }  // namespace
 
 ClothModel build_cloth(const Scene& scene) {
@@ -95,7 +122,10 @@ ClothModel build_cloth(const Scene& scene) {
   }
   apply_transform(scene.cloth.transform, cloth.mesh.positions);
   cloth.inv_mass.assign(cloth.mesh.positions.size(), 1.0);
-  for (std::uint32_t v : resolve_pins(scene, cloth.mesh)) cloth.inv_mass[v] = 0.0;
+  for (std::uint32_t v : resolve_pins(scene.cloth.pins, cloth.mesh, scene.path + ": cloth.pins")) {
+    cloth.inv_mass[v] = 0.0;
+  }
+  resolve_attachments(scene, cloth);
   for (double w : cloth.inv_mass) cloth.pinned += w == 0.0;
   const std::vector<glm::dvec3> rest = rest_positions(scene, cloth.mesh);
   cloth.topology = build_topology(rest, cloth.mesh.triangles);

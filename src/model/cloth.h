@@ -25,6 +25,14 @@ struct ClothModel {
   // The triangles around each vertex (air forces): vertex_triangles[offsets[v], offsets[v+1]).
   std::vector<std::uint32_t> vertex_triangle_offsets, vertex_triangles;
   StitchSet stitches;  // cloth.stitches
+  // cloth.attach: vertex k follows collider[k]'s placement; hard ones have w = 0, soft ones are
+  // pulled with `stiffness` (pbd) or `compliance` (xpbd, m/N).
+  struct Attachments {
+    std::vector<std::uint32_t> vertex, collider;
+    std::vector<std::uint8_t> hard;
+    std::vector<double> stiffness, compliance;
+    std::size_t size() const { return vertex.size(); }
+  } attachments;
 };
 
 constexpr std::uint32_t kNoPin = 0xffffffffu;

@@ -166,20 +166,22 @@ GridDesc read_grid(const ObjectReader& r) {
   return g;
 }
 
-PinDesc read_pins(const ObjectReader& cloth) {
+// Vertices as cloth.pins gives them (indices, a box, a group), from `key` of `cloth`.
+PinDesc read_pins(const ObjectReader& cloth, const char* key = "pins") {
   PinDesc pins;
-  const json& j = cloth.at("pins");
+  const json& j = cloth.at(key);
   if (j.is_array()) {
     pins.kind = PinDesc::Kind::indices;
     for (std::size_t i = 0; i < j.size(); ++i) {
       if (!j[i].is_number_integer() || j[i].get<long long>() < 0) {
-        cloth.fail("must be a non-negative vertex index", "pins[" + std::to_string(i) + "]");
+        cloth.fail("must be a non-negative vertex index",
+                   std::string(key) + "[" + std::to_string(i) + "]");
       }
       pins.indices.push_back(j[i].get<std::int64_t>());
     }
     return pins;
   }
-  const ObjectReader r = cloth.object("pins");
+  const ObjectReader r = cloth.object(key);
   if (r.has("box")) {
     r.allow_only({"box"});
     const ObjectReader box = r.object("box");
@@ -254,6 +256,26 @@ void read_fabric(const ObjectReader& r, const std::string& file, ClothDesc& c) {
   c.bend_rest_flat = one_of(r, "bend_rest", "mesh", {"mesh", "flat"}) == "flat";
 }
 
+// cloth.attach: vertices (as in cloth.pins) that follow a collider; the collider index is
+// checked once the colliders are read.
+void read_attach(const ObjectReader& r, const std::string& file, ClothDesc& c) {
+  if (!r.has("attach")) return;
+  const bool xpbd = c.model == ClothModelKind::xpbd;
+  const json& list = r.at("attach");
+  if (!list.is_array()) r.fail("must be a list of {\"collider\": i, \"vertices\": ...}", "attach");
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const ObjectReader a(list[i], r.join("attach[" + std::to_string(i) + "]"), file);
+    a.allow_only({"collider", "vertices", xpbd ? "compliance" : "stiffness"});
+    if (!a.has("collider") || !a.has("vertices")) a.fail("needs collider and vertices");
+    AttachDesc d;
+    d.collider = a.integer("collider", 0, 0, 1 << 20);
+    d.vertices = read_pins(a, "vertices");
+    d.stiffness = a.number("stiffness", 1.0, 0.0, 1.0);
+    d.compliance = a.number("compliance", 0.0, 0.0, 1.0);
+    c.attach.push_back(d);
+  }
+}
+
 // One inline stitch: [v, a, b, t] or [v, w], indices checked against the mesh later.
 StitchDesc read_stitch(const ObjectReader& r, const json& e, std::size_t i) {
   const std::string key = "stitches[" + std::to_string(i) + "]";
@@ -324,7 +346,8 @@ ClothDesc read_cloth(const ObjectReader& r, const std::string& file, bool mesh_h
   r.allow_only({"mesh",      "transform", "pins",      "stretch",          "shear",
                 "bend",      "damping",   "thickness", "friction",         "self_collision",
                 "model",     "material",  "mass",      "max_strain",       "rest_mesh",
-                "bend_rest", "stitches",  "sew_time",  "stitch_stiffness", "stitch_compliance"});
+                "bend_rest", "stitches",  "sew_time",  "stitch_stiffness", "stitch_compliance",
+                "attach"});
   ClothDesc c;
   if (!mesh_here) {
     if (r.has("mesh")) r.fail("give the mesh as the positions and triangles arrays", "mesh");
@@ -371,6 +394,7 @@ ClothDesc read_cloth(const ObjectReader& r, const std::string& file, bool mesh_h
   }
   read_fabric(r, file, c);
   read_sewing(r, file, c);
+  read_attach(r, file, c);
   return c;
 }
 
@@ -525,6 +549,14 @@ Scene parse(const std::string& text, const std::string& path, bool mesh_here) {
     for (std::size_t i = 0; i < c.size(); ++i) {
       const std::string key = "colliders[" + std::to_string(i) + "]";
       s.colliders.push_back(read_collider(ObjectReader(c[i], key, path), key, path));
+    }
+  }
+  for (std::size_t i = 0; i < s.cloth.attach.size(); ++i) {
+    const auto collider = static_cast<std::size_t>(s.cloth.attach[i].collider);
+    if (collider >= s.colliders.size()) {
+      r.fail("no collider " + std::to_string(collider) + " (the scene has " +
+                 std::to_string(s.colliders.size()) + ")",
+             "cloth.attach[" + std::to_string(i) + "].collider");
     }
   }
   if (r.has("output")) {

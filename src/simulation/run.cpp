@@ -99,7 +99,8 @@ nlohmann::json settings_json(const Scene& scene, const ClothModel& cloth, int th
           {"stitches", cloth.stitches.size()},
           {"sew_time", scene.cloth.sew_time},
           {"stitch_stiffness", scene.cloth.stitch_stiffness},
-          {"stitch_compliance", scene.cloth.stitch_compliance}};
+          {"stitch_compliance", scene.cloth.stitch_compliance},
+          {"attached", cloth.attachments.size()}};
 }
 
 }  // namespace
@@ -130,7 +131,15 @@ std::uint64_t run_fingerprint(const Scene& scene, const ClothModel& cloth) {
   for (const auto* ids : {&st.v, &st.a, &st.b}) {
     h = fingerprint_bytes(ids->data(), ids->size() * sizeof(std::uint32_t), h);
   }
-  return fingerprint_bytes(st.t.data(), st.t.size() * sizeof(double), h);
+  h = fingerprint_bytes(st.t.data(), st.t.size() * sizeof(double), h);
+  const ClothModel::Attachments& a = cloth.attachments;
+  for (const auto* ids : {&a.vertex, &a.collider}) {
+    h = fingerprint_bytes(ids->data(), ids->size() * sizeof(std::uint32_t), h);
+  }
+  for (const auto* values : {&a.stiffness, &a.compliance}) {
+    h = fingerprint_bytes(values->data(), values->size() * sizeof(double), h);
+  }
+  return h;
 }
 
 // Temporaries of an interrupted write of this cache (NAME.*.tmpPID), never complete files.

@@ -15,6 +15,7 @@
 #include "kernels/distance.h"
 #include "kernels/integrate.h"
 #include "kernels/xpbd.h"
+#include "solver/collider_attachments.h"
 #include "solver/colouring.h"
 #include "solver/solver.h"
 #include "solver/stitch_constraints.h"
@@ -78,6 +79,9 @@ class ParallelSolver final : public Solver {
           std::vector<float>(cloth.attach_length.begin(), cloth.attach_length.end()));
     }
     if (params.air.enabled) upload_air(cloth);
+    if (cloth.attachments.size() > 0) {
+      m_attach = std::make_unique<ColliderAttachments<Exec>>(cloth, params, colliders, exec);
+    }
     if (cloth.stitches.size() > 0) {
       m_stitches = std::make_unique<StitchConstraints<Exec>>(cloth.stitches, params, exec);
     }
@@ -121,7 +125,8 @@ class ParallelSolver final : public Solver {
            m_bend_v4.bytes() + m_bend_rest.bytes() + m_alpha.bytes() + m_lambda.bytes() +
            m_attach_pin.bytes() + m_attach_length.bytes() + m_triangles.bytes() +
            m_vertex_triangle_offsets.bytes() + m_vertex_triangles.bytes() + m_air.bytes() +
-           (m_self ? m_self->bytes() : 0) + (m_stitches ? m_stitches->bytes() : 0);
+           (m_self ? m_self->bytes() : 0) + (m_stitches ? m_stitches->bytes() : 0) +
+           (m_attach ? m_attach->bytes() : 0);
   }
 
  private:
@@ -159,6 +164,7 @@ class ParallelSolver final : public Solver {
         m_k_bend};
     const kernels::CollideChunk collide{upload_collider_views(),
                                         static_cast<std::uint32_t>(m_colliders.size()), s};
+    if (m_attach) m_attach->begin_substep(s, collide.colliders);
     if (m_stitches) m_stitches->begin_substep(static_cast<double>(m_substeps_done) * m_params.dt());
     if (m_self && !m_self->every_iteration()) m_self->rebuild(s);
     for (int it = 0; it < m_params.iterations; ++it) {
@@ -172,6 +178,7 @@ class ParallelSolver final : public Solver {
           project(stretch, bend, shear);
         }
         if (m_stitches) m_stitches->project(s);
+        if (m_attach) m_attach->project(s, collide.colliders);
         if (m_params.max_strain > 0.0) limit_strain(s, stretch.c);
         if (collide.count > 0) m_exec.for_each_chunk(0, m_vertices, collide);
       });
@@ -316,6 +323,7 @@ class ParallelSolver final : public Solver {
   Buffer<kernels::ColliderView> m_collider_views;
   long long m_substeps_done = 0;
   std::unique_ptr<StitchConstraints<Exec>> m_stitches;
+  std::unique_ptr<ColliderAttachments<Exec>> m_attach;
   std::unique_ptr<SelfCollision<Exec>> m_self;
   std::uint64_t m_self_contacts = 0;
 };

@@ -7,8 +7,10 @@
 
 #include "collision/collider_view.h"
 #include "drape/error.h"
+#include "kernels/attach.h"
 #include "kernels/stitch.h"
 #include "kernels/xpbd.h"
+#include "solver/collider_attachments.h"
 #include "solver/reference_constraints.h"
 #include "solver/solver.h"
 
@@ -56,6 +58,11 @@ class ReferenceSolver final : public Solver {
     for (auto* c : {&m_stretch_compliance, &m_shear_compliance, &m_bend_compliance}) {
       for (double& a : *c) a /= dt2;  // alpha~ = alpha / dt^2
     }
+    m_attachments = cloth.attachments;
+    for (std::size_t k = 0; k < m_attachments.size(); ++k) {
+      m_attach_local.push_back(attach_local(m_colliders[m_attachments.collider[k]],
+                                            cloth.mesh.positions[m_attachments.vertex[k]]));
+    }
     if (params.self_collision.enabled) {
       m_cell_size = params.self_collision.cell_size > 0.0 ? params.self_collision.cell_size
                                                           : mean_rest_edge_length(m_topo);
@@ -96,6 +103,7 @@ class ReferenceSolver final : public Solver {
       m_views.push_back(make_view(c, t_before, t_before + dt, c.grid ? c.grid->data() : nullptr));
       m_views.back().coulomb = m_params.xpbd;
     }
+    follow_colliders();
     if (m_params.xpbd) {
       m_stretch_lambda.assign(m_topo.edge_count(), 0.0);
       m_bend_lambda.assign(m_topo.bend_count(), 0.0);
@@ -116,6 +124,7 @@ class ReferenceSolver final : public Solver {
         project_shear();
       }
       project_stitches();
+      pull_to_colliders();
       if (m_params.max_strain > 0.0) limit_strain();
       project_obstacles();
       if (m_params.self_collision.enabled) project_self_collisions();
@@ -176,6 +185,36 @@ class ReferenceSolver final : public Solver {
           p, w, m_topo.bend_rest_angle[k], m_bend_compliance[k], m_bend_lambda[k], q, dl);
       m_bend_lambda[k] += dl;
       for (int i = 0; i < 4; ++i) m_p[idx[i]] += to_glm(q[i]) * (w[i] * coeff);
+    }
+  }
+
+  // Hard attachments to their collider's point at the end of the substep; multipliers to 0.
+  void follow_colliders() {
+    const ClothModel::Attachments& a = m_attachments;
+    m_attach_lambda.assign(a.size(), 0.0);
+    for (std::size_t k = 0; k < a.size(); ++k) {
+      if (a.hard[k]) m_p[a.vertex[k]] = m_views[a.collider[k]].now.to_world(m_attach_local[k]);
+    }
+  }
+
+  // Soft attachments in order (kernels/attach.h).
+  void pull_to_colliders() {
+    const ClothModel::Attachments& a = m_attachments;
+    const double dt2 = m_params.dt() * m_params.dt();
+    for (std::size_t k = 0; k < a.size(); ++k) {
+      if (a.hard[k]) continue;
+      const std::uint32_t v = a.vertex[k];
+      const glm::dvec3 d = m_p[v] - m_views[a.collider[k]].now.to_world(m_attach_local[k]);
+      if (!m_params.xpbd) {
+        m_p[v] -= scaled_stiffness(a.stiffness[k], m_params.iterations) * d;
+        continue;
+      }
+      const double len = glm::length(d);
+      if (!(len > 1e-12)) continue;
+      const double dl =
+          kernels::attach_dlambda(len, m_w[v], a.compliance[k] / dt2, m_attach_lambda[k]);
+      m_attach_lambda[k] += dl;
+      m_p[v] += (m_w[v] * dl / len) * d;
     }
   }
 
@@ -331,6 +370,9 @@ class ReferenceSolver final : public Solver {
   std::vector<std::uint32_t> m_vertex_triangle_offsets, m_vertex_triangles;
   std::vector<glm::dvec3> m_air;
   StitchSet m_stitches;
+  ClothModel::Attachments m_attachments;
+  std::vector<glm::dvec3> m_attach_local;
+  std::vector<double> m_attach_lambda;
   SeamNeighbours m_seams;
   double m_k_stitch, m_stitch_alpha, m_stitch_fraction = 0.0;
   std::vector<double> m_stitch_lambda;

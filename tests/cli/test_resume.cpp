@@ -125,7 +125,10 @@ TEST(Cli, ResumeRefusesAForeignCheckpoint) {
            {"\"wind\": [0, 0, 1]", "\"wind\": [0, 0, 2]"},
            {"\"pins\": [0, 5]", "\"pins\": [0, 5], \"model\": \"xpbd\""},
            {"\"pins\": [0, 5]", "\"pins\": [0, 5], \"max_strain\": 0.1"},
-           {"\"pins\": [0, 5]", "\"pins\": [0, 5], \"stitches\": [[7, 8]]"}}) {
+           {"\"pins\": [0, 5]", "\"pins\": [0, 5], \"stitches\": [[7, 8]]"},
+           {"\"pins\": [0, 5]}",
+            "\"pins\": [0, 5], \"attach\": [{\"collider\": 0, \"vertices\": [9]}]}, "
+            "\"colliders\": [{\"sphere\": {\"radius\": 0.1}}]"}}) {
     std::string other = kSmallScene;
     other.replace(other.find(from), from.size(), to);
     dir.write("scene.json", other);
