@@ -48,6 +48,9 @@ struct ColliderView {
   glm::vec3 a{0.0f}, b{0.0f};  // sphere: centre a; box: min a, max b; plane: point a, normal b
   float radius = 0.0f;         // sphere radius; box corner and edge rounding
   const nanovdb::FloatGrid* grid = nullptr;  // Shape::grid: a level set in local coordinates
+  // A pose sequence between two poses: the distance is (1 - blend) grid + blend grid_next.
+  const nanovdb::FloatGrid* grid_next = nullptr;
+  float blend = 0.0f;
   float friction = 0.0f, restitution = 0.0f, thickness = 0.0f;
   // Friction as a Coulomb cone (the xpbd model) instead of the spec's fraction of the tangential
   // displacement taken away at every projection.
@@ -127,6 +130,28 @@ DRAPE_HD bool sample_level_set(const nanovdb::FloatGrid& g, LevelSetAccessor& ac
   return true;
 }
 
+// Between two poses of a sequence: both level sets sampled in full (gradients everywhere) and
+// blended. Outside either narrow band is "far": the bands are widened by the motion between
+// poses (load_pose_sequence), so near the surface both have values.
+template <class V>
+DRAPE_HD bool blended_distance(const ColliderView& c, const V& p, typename V::value_type& phi,
+                               V& grad) {
+  using T = typename V::value_type;
+  const T everywhere = static_cast<T>(1e30f);
+  T phi_next = T(0);
+  V grad_next(T(0));
+  grad = V(T(0));
+  LevelSetAccessor a(c.grid->tree().root()), b(c.grid_next->tree().root());
+  if (!sample_level_set(*c.grid, a, p, phi, grad, everywhere) ||
+      !sample_level_set(*c.grid_next, b, p, phi_next, grad_next, everywhere)) {
+    return false;
+  }
+  const T s = static_cast<T>(c.blend);
+  phi = (T(1) - s) * phi + s * phi_next;
+  grad = (T(1) - s) * grad + s * grad_next;
+  return true;
+}
+
 // Signed distance and its (unnormalised) gradient at a local point, in local units. Returns false
 // for "far": outside a level set's narrow band. The gradient is only computed where
 // phi < cutoff.
@@ -174,6 +199,7 @@ DRAPE_HD bool signed_distance(const ColliderView& c, const V& p, typename V::val
       return true;
     }
     case Shape::grid: {
+      if (c.grid_next != nullptr && c.blend > 0.0f) return blended_distance(c, p, phi, grad);
       if (acc != nullptr) return sample_level_set(*c.grid, *acc, p, phi, grad, cutoff);
       LevelSetAccessor local(c.grid->tree().root());
       return sample_level_set(*c.grid, local, p, phi, grad, cutoff);

@@ -124,7 +124,16 @@ struct ColliderDesc {
   Transform transform;
   std::vector<MotionKey> motion;  // sorted by time; empty = static
   std::string key;                // "colliders[i]", for messages
+  // A mesh path with a printf integer field ("walk/body.%04d.obj") is a pose sequence: pose k at
+  // time (k - first_frame) / fps (fps 0: the scene's), interpolated between poses, the last held.
+  bool sequence = false;
+  int first_frame = 0;
+  double sequence_fps = 0.0;
 };
+
+// The file of pose k of a sequence path ("%04d" -> 0003), or "" when `pattern` has no single
+// printf integer field.
+std::string sequence_file(const std::string& pattern, int k);
 
 struct SolverDesc {
   Backend backend = Backend::cpu;

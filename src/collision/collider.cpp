@@ -118,6 +118,17 @@ ColliderPose Collider::pose_at(double t) const {
   return pose;
 }
 
+PoseBlend Collider::blend_at(double t) const {
+  PoseBlend b;
+  if (poses.size() < 2) return b;
+  const double u = std::max(0.0, t * pose_fps);
+  const auto last = poses.size() - 1;
+  b.k = std::min(static_cast<std::size_t>(u), last);
+  b.next = std::min(b.k + 1, last);
+  b.s = b.k < last ? u - static_cast<double>(b.k) : 0.0;
+  return b;
+}
+
 std::vector<Collider> build_colliders(const Scene& scene) {
   std::vector<Collider> colliders;
   for (const ColliderDesc& desc : scene.colliders) {
@@ -125,6 +136,10 @@ std::vector<Collider> build_colliders(const Scene& scene) {
     c.desc = desc;
     switch (desc.shape) {
       case ColliderDesc::Shape::mesh:
+        if (desc.sequence) {
+          load_pose_sequence(c, scene.fps, scene.path);
+          break;
+        }
         c.grid = std::make_shared<SdfGrid>(
             build_mesh_sdf(load_mesh(desc.path), desc.voxel_size, desc.band));
         break;

@@ -59,14 +59,31 @@ struct ColliderPose {
   double scale = 1.0;
 };
 
+// Where a pose sequence is at a time: between poses k and next (k + 1, or k after the last),
+// weight s of the next.
+struct PoseBlend {
+  std::size_t k = 0, next = 0;
+  double s = 0.0;
+};
+
 struct Collider {
   ColliderDesc desc;
-  std::shared_ptr<const SdfGrid> grid;  // mesh, vdb, nvdb
+  std::shared_ptr<const SdfGrid> grid;  // mesh, vdb, nvdb; a sequence's first pose
+  // A pose sequence: one level set per pose, `pose_fps` poses a second.
+  std::vector<std::shared_ptr<const SdfGrid>> poses;
+  double pose_fps = 0.0;
 
   // Static transform composed with the motion at time t (linear translation, slerped rotation,
   // held before the first and after the last key).
   ColliderPose pose_at(double t) const;
+  PoseBlend blend_at(double t) const;
 };
+
+// The level sets of a pose sequence (desc.sequence): every pose file from first_frame on, each
+// with the first's vertex count and triangles, its level set built once and cached on disk in
+// .drape-sdf/ beside the poses. The narrow band is widened by the largest motion of a vertex
+// between two poses, so that two poses' bands overlap wherever the body moves. `fps`: the scene's.
+void load_pose_sequence(Collider& collider, double fps, const std::string& scene_path);
 
 // Builds or loads every collider of a scene (SDFs are built once, here).
 std::vector<Collider> build_colliders(const Scene& scene);

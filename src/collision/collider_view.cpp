@@ -25,9 +25,8 @@ kernels::Shape to_shape(ColliderDesc::Shape s) {
   }
 }
 
-}  // namespace
-
-kernels::ColliderView make_view(const Collider& collider, double t_before, double t_now,
+// The view of one level set (or an analytic shape) placed for the substep.
+kernels::ColliderView base_view(const Collider& collider, double t_before, double t_now,
                                 const void* grid) {
   const ColliderDesc& d = collider.desc;
   kernels::ColliderView v;
@@ -42,6 +41,30 @@ kernels::ColliderView make_view(const Collider& collider, double t_before, doubl
   v.now = to_pose(collider.pose_at(t_now));
   v.before = to_pose(collider.pose_at(t_before));
   return v;
+}
+
+}  // namespace
+
+kernels::ColliderView make_view(const Collider& collider, double t_before, double t_now,
+                                const std::vector<const void*>& poses) {
+  if (collider.poses.empty()) {
+    return base_view(collider, t_before, t_now, poses.empty() ? nullptr : poses.front());
+  }
+  const PoseBlend b = collider.blend_at(t_now);
+  kernels::ColliderView v = base_view(collider, t_before, t_now, poses[b.k]);
+  if (b.s > 0.0) {
+    v.grid_next = static_cast<const nanovdb::FloatGrid*>(poses[b.next]);
+    v.blend = static_cast<float>(b.s);
+  }
+  return v;
+}
+
+kernels::ColliderView make_view(const Collider& collider, double t_before, double t_now,
+                                const void* grid) {
+  if (collider.poses.empty()) return base_view(collider, t_before, t_now, grid);
+  std::vector<const void*> host;
+  for (const auto& pose : collider.poses) host.push_back(pose->data());
+  return make_view(collider, t_before, t_now, host);
 }
 
 std::size_t count_penetrations(const std::vector<Collider>& colliders,

@@ -12,6 +12,10 @@ namespace drape {
 // in the memory the kernel reads (host or device), null for analytic shapes.
 kernels::ColliderView make_view(const Collider& collider, double t_before, double t_now,
                                 const void* grid);
+// The same for a pose sequence, whose level sets live at `poses` (one per pose, in the memory
+// the kernel reads); a collider of one level set passes just that.
+kernels::ColliderView make_view(const Collider& collider, double t_before, double t_now,
+                                const std::vector<const void*>& poses);
 
 // Vertices inside any collider (signed distance < 0) at time t.
 std::size_t count_penetrations(const std::vector<Collider>& colliders,

@@ -427,9 +427,27 @@ std::vector<MotionKey> read_motion(const ObjectReader& r) {
   return keys;
 }
 
+}  // namespace
+
+std::string sequence_file(const std::string& pattern, int k) {
+  const std::size_t at = pattern.find('%');
+  if (at == std::string::npos) return "";
+  std::size_t end = at + 1;
+  while (end < pattern.size() && pattern[end] >= '0' && pattern[end] <= '9') ++end;
+  if (end >= pattern.size() || pattern[end] != 'd' || end - at > 4) return "";
+  if (pattern.find('%', end) != std::string::npos) return "";
+  const int width = end > at + 1 ? std::stoi(pattern.substr(at + 1, end - at - 1)) : 0;
+  std::string number = std::to_string(k);
+  if (static_cast<int>(number.size()) < width) number.insert(0, width - number.size(), '0');
+  return pattern.substr(0, at) + number + pattern.substr(end + 1);
+}
+
+namespace {
+
 ColliderDesc read_collider(const ObjectReader& r, const std::string& key, const std::string& file) {
   r.allow_only({"sphere", "box", "plane", "mesh", "vdb", "nvdb", "voxel_size", "band", "grid",
-                "friction", "restitution", "thickness", "transform", "motion"});
+                "friction", "restitution", "thickness", "transform", "motion", "first_frame",
+                "fps"});
   ColliderDesc c;
   c.key = key;
   int shapes = 0;
@@ -475,6 +493,14 @@ ColliderDesc read_collider(const ObjectReader& r, const std::string& key, const 
   }
   if (c.shape != ColliderDesc::Shape::vdb && r.has("grid"))
     r.fail("applies to vdb colliders only", "grid");
+  c.sequence = c.shape == ColliderDesc::Shape::mesh && !sequence_file(c.path, 0).empty();
+  for (const char* k : {"first_frame", "fps"}) {
+    if (!c.sequence && r.has(k)) {
+      r.fail("applies to pose sequences only (a mesh path with a field such as %04d)", k);
+    }
+  }
+  c.first_frame = r.integer("first_frame", 0, 0, 1 << 24);
+  c.sequence_fps = r.number("fps", 0.0, 1e-3, 1e6);
   c.voxel_size = r.number("voxel_size", c.voxel_size, 1e-5, 10.0);
   c.band = r.integer("band", c.band, 1, 100);
   c.grid_name = r.string("grid", "");

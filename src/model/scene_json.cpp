@@ -8,6 +8,14 @@ nlohmann::json vec3(const glm::dvec3& v) {
   return nlohmann::json::array({v.x, v.y, v.z});
 }
 
+// A mesh collider; a pose sequence's first frame and its own frame rate (when it has one).
+nlohmann::json sequence_json(const ColliderDesc& c) {
+  nlohmann::json j = {{"mesh", c.path}, {"voxel_size", c.voxel_size}, {"band", c.band}};
+  if (c.sequence) j["first_frame"] = c.first_frame;
+  if (c.sequence && c.sequence_fps > 0.0) j["fps"] = c.sequence_fps;
+  return j;
+}
+
 nlohmann::json shape_json(const ColliderDesc& c) {
   switch (c.shape) {
     case ColliderDesc::Shape::sphere:
@@ -17,7 +25,7 @@ nlohmann::json shape_json(const ColliderDesc& c) {
     case ColliderDesc::Shape::plane:
       return {{"plane", {{"point", vec3(c.a)}, {"normal", vec3(c.b)}}}};
     case ColliderDesc::Shape::mesh:
-      return {{"mesh", c.path}, {"voxel_size", c.voxel_size}, {"band", c.band}};
+      return sequence_json(c);
     case ColliderDesc::Shape::vdb:
       return {{"vdb", c.path}, {"grid", c.grid_name}};
     case ColliderDesc::Shape::nvdb:

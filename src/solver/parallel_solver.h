@@ -62,10 +62,20 @@ class ParallelSolver final : public Solver {
     m_v.upload(std::vector<glm::vec3>(m_vertices, glm::vec3(0.0f)));
     m_w.upload(std::vector<float>(cloth.inv_mass.begin(), cloth.inv_mass.end()));
 
-    // Level sets go to the backend's memory once; analytic colliders need nothing there.
+    // Level sets (every pose of a sequence) go to the backend's memory once; analytic colliders
+    // need nothing there.
     m_grids.resize(m_colliders.size());
     for (std::size_t c = 0; c < m_colliders.size(); ++c) {
-      if (m_colliders[c].grid) m_grids[c].upload(m_colliders[c].grid->blocks());
+      const Collider& collider = m_colliders[c];
+      if (!collider.poses.empty()) {
+        m_grids[c].resize(collider.poses.size());
+        for (std::size_t k = 0; k < collider.poses.size(); ++k) {
+          m_grids[c][k].upload(collider.poses[k]->blocks());
+        }
+      } else if (collider.grid) {
+        m_grids[c].resize(1);
+        m_grids[c][0].upload(collider.grid->blocks());
+      }
     }
     m_k_stretch = static_cast<float>(scaled_stiffness(params.stretch, params.iterations));
     m_k_shear = static_cast<float>(scaled_stiffness(params.shear, params.iterations));
@@ -276,8 +286,9 @@ class ParallelSolver final : public Solver {
     const double t_before = static_cast<double>(m_substeps_done) * dt;
     std::vector<kernels::ColliderView> views;
     for (std::size_t c = 0; c < m_colliders.size(); ++c) {
-      views.push_back(make_view(m_colliders[c], t_before, t_before + dt,
-                                m_colliders[c].grid ? m_grids[c].data() : nullptr));
+      std::vector<const void*> grids;
+      for (auto& pose : m_grids[c]) grids.push_back(pose.data());
+      views.push_back(make_view(m_colliders[c], t_before, t_before + dt, grids));
       views.back().coulomb = m_params.xpbd;
     }
     m_collider_views.upload(views);
@@ -319,7 +330,7 @@ class ParallelSolver final : public Solver {
   Buffer<float> m_attach_length;
   Buffer<std::uint32_t> m_triangles, m_vertex_triangle_offsets, m_vertex_triangles;
   Buffer<glm::vec3> m_air;
-  std::vector<Buffer<SdfGrid::Block>> m_grids;
+  std::vector<std::vector<Buffer<SdfGrid::Block>>> m_grids;  // per collider, per pose
   Buffer<kernels::ColliderView> m_collider_views;
   long long m_substeps_done = 0;
   std::unique_ptr<StitchConstraints<Exec>> m_stitches;

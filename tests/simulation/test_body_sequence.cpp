@@ -1,0 +1,141 @@
+// Mesh-sequence colliders (issue 17, animated bodies): poses interpolated in time, level sets
+// cached on disk, a growing body that never holds a vertex inside, and bad sequences.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <string>
+
+#include "collision/collider.h"
+#include "drape/error.h"
+#include "drape/simulation.h"
+#include "test_util.h"
+
+namespace drape {
+namespace {
+
+// A UV sphere of `radius` about (0, 0, 0) as OBJ text; `rings` sets its resolution.
+std::string sphere_obj(double radius, int rings = 24) {
+  std::string obj;
+  const int segments = 2 * rings;
+  obj += "v 0 " + std::to_string(radius) + " 0\n";
+  for (int i = 1; i < rings; ++i) {
+    const double theta = M_PI * i / rings;
+    for (int j = 0; j < segments; ++j) {
+      const double phi = 2.0 * M_PI * j / segments;
+      obj += "v " + std::to_string(radius * std::sin(theta) * std::cos(phi)) + " " +
+             std::to_string(radius * std::cos(theta)) + " " +
+             std::to_string(radius * std::sin(theta) * std::sin(phi)) + "\n";
+    }
+  }
+  obj += "v 0 " + std::to_string(-radius) + " 0\n";
+  const auto ring = [&](int i, int j) { return 2 + (i - 1) * segments + (j % segments); };
+  const int bottom = 2 + (rings - 1) * segments;
+  for (int j = 0; j < segments; ++j) {
+    obj += "f 1 " + std::to_string(ring(1, j + 1)) + " " + std::to_string(ring(1, j)) + "\n";
+    for (int i = 1; i + 1 < rings; ++i) {
+      const int a = ring(i, j), b = ring(i, j + 1), c = ring(i + 1, j), d = ring(i + 1, j + 1);
+      obj += "f " + std::to_string(a) + " " + std::to_string(b) + " " + std::to_string(d) + "\n";
+      obj += "f " + std::to_string(a) + " " + std::to_string(d) + " " + std::to_string(c) + "\n";
+    }
+    obj += "f " + std::to_string(bottom) + " " + std::to_string(ring(rings - 1, j)) + " " +
+           std::to_string(ring(rings - 1, j + 1)) + "\n";
+  }
+  return obj;
+}
+
+std::string scene_with(const std::string& collider, const std::string& backend = "cpu") {
+  return R"({"fps": 24, "frames": 36,
+      "solver": {"backend": ")" +
+         backend + R"(", "substeps": 8, "iterations": 10},
+      "cloth": {"mesh": {"grid": {"resolution": [24, 24], "size": [1, 1], "center": [0, 0.23, 0]}}},
+      "colliders": [)" +
+         collider + "]}";
+}
+
+TEST(BodySequence, AGrowingBodyNeverHoldsAVertexInside) {
+  if (!have_openvdb()) GTEST_SKIP() << "built without OpenVDB: no mesh-to-SDF";
+  testing::TempDir dir;
+  // Radius 0.2 m growing by 2.5 cm a pose, 4 poses a second: to 0.3 m in one second, then held.
+  for (int k = 0; k < 5; ++k) {
+    char name[32];
+    std::snprintf(name, sizeof name, "grow/ball.%04d.obj", k);
+    std::filesystem::create_directories(dir.file("grow"));
+    dir.write(name, sphere_obj(0.2 + 0.025 * k));
+  }
+  for (const std::string backend : {"reference", "cpu"}) {
+    Simulation sim(
+        parse_scene(scene_with(R"({"mesh": "grow/ball.%04d.obj", "fps": 4, "voxel_size": 0.01,
+                       "friction": 0.3})",
+                               backend),
+                    dir.file("scene.json")));
+    sim.step(36);
+    for (const FrameStats& s : sim.stats()) {
+      EXPECT_EQ(s.penetrations, 0u) << backend << " frame " << s.frame;
+    }
+    // The cloth rests on the grown ball: its highest point near the top, 0.3 m.
+    double top = -1.0;
+    for (const glm::dvec3& p : sim.positions()) top = std::max(top, p.y);
+    EXPECT_GT(top, 0.3) << backend;
+    EXPECT_LT(top, 0.33) << backend;
+  }
+  // The level sets were cached beside the poses, one per pose.
+  std::size_t cached = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir.file("grow/.drape-sdf"))) {
+    cached += e.path().extension() == ".nvdb";
+  }
+  EXPECT_EQ(cached, 5u);
+}
+
+TEST(BodySequence, ASequenceOfOnePoseRepeatedMatchesTheStaticMesh) {
+  if (!have_openvdb()) GTEST_SKIP() << "built without OpenVDB: no mesh-to-SDF";
+  testing::TempDir dir;
+  std::filesystem::create_directories(dir.file("still"));
+  for (int k = 0; k < 3; ++k)
+    dir.write("still/ball." + std::to_string(k) + ".obj", sphere_obj(0.2));
+  Simulation sequence(parse_scene(scene_with(R"({"mesh": "still/ball.%d.obj", "fps": 10})"),
+                                  dir.file("scene.json")));
+  Simulation still(
+      parse_scene(scene_with(R"({"mesh": "still/ball.0.obj"})"), dir.file("scene.json")));
+  sequence.step(12);
+  still.step(12);
+  double worst = 0.0;
+  for (std::size_t i = 0; i < still.positions().size(); ++i) {
+    worst = std::max(worst, glm::length(sequence.positions()[i] - still.positions()[i]));
+  }
+  EXPECT_LT(worst, 1e-4);
+}
+
+std::string error_of(const testing::TempDir& dir, const std::string& collider) {
+  try {
+    Simulation sim(parse_scene(scene_with(collider), dir.file("scene.json")));
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(BodySequence, BadSequencesAreClearErrors) {
+  testing::TempDir dir;
+  std::filesystem::create_directories(dir.file("s"));
+  dir.write("s/b.0000.obj", sphere_obj(0.2, 8));
+  dir.write("s/b.0001.obj", sphere_obj(0.2, 8));
+  dir.write("s/b.0003.obj", sphere_obj(0.2, 8));
+  EXPECT_EQ(error_of(dir, R"({"mesh": "s/b.%04d.obj"})"),
+            dir.file("scene.json") + ": colliders[0]: " + dir.file("s/b.0002.obj") +
+                " is missing: the sequence goes on with " + dir.file("s/b.0003.obj"));
+  dir.write("s/b.0002.obj", sphere_obj(0.2, 6));
+  EXPECT_NE(error_of(dir, R"({"mesh": "s/b.%04d.obj"})")
+                .find(dir.file("s/b.0002.obj") + " has other vertices or triangles than " +
+                      dir.file("s/b.0000.obj")),
+            std::string::npos);
+  EXPECT_EQ(error_of(dir, R"({"mesh": "s/b.%04d.obj", "first_frame": 7})"),
+            dir.file("scene.json") + ": colliders[0]: " + dir.file("s/b.0007.obj") +
+                ": cannot open (the sequence's first pose)");
+  EXPECT_NE(error_of(dir, R"({"mesh": "s/b.0000.obj", "fps": 30})")
+                .find("colliders[0].fps: applies to pose sequences only"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace drape
