@@ -72,6 +72,9 @@ struct Collider {
   // A pose sequence: one level set per pose, `pose_fps` poses a second.
   std::vector<std::shared_ptr<const SdfGrid>> poses;
   double pose_fps = 0.0;
+  // A sequence's pose meshes (local coordinates), for attachments to its surface.
+  std::vector<std::vector<glm::dvec3>> pose_positions;
+  std::vector<glm::uvec3> pose_triangles;
 
   // Static transform composed with the motion at time t (linear translation, slerped rotation,
   // held before the first and after the last key).

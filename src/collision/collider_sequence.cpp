@@ -85,6 +85,8 @@ void load_pose_sequence(Collider& c, double fps, const std::string& scene_path) 
     c.poses.push_back(std::move(grid));
   }
   c.grid = c.poses.front();
+  c.pose_triangles = meshes.front().triangles;
+  for (TriMesh& m : meshes) c.pose_positions.push_back(std::move(m.positions));
   c.pose_fps = d.sequence_fps > 0.0 ? d.sequence_fps : fps;
 }
 

@@ -90,7 +90,7 @@ class ParallelSolver final : public Solver {
     }
     if (params.air.enabled) upload_air(cloth);
     if (cloth.attachments.size() > 0) {
-      m_attach = std::make_unique<ColliderAttachments<Exec>>(cloth, params, colliders, exec);
+      m_attach = std::make_unique<ColliderAttachments<Exec>>(cloth, params, m_colliders, exec);
     }
     if (cloth.stitches.size() > 0) {
       m_stitches = std::make_unique<StitchConstraints<Exec>>(cloth.stitches, params, exec);
@@ -174,7 +174,8 @@ class ParallelSolver final : public Solver {
         m_k_bend};
     const kernels::CollideChunk collide{upload_collider_views(),
                                         static_cast<std::uint32_t>(m_colliders.size()), s};
-    if (m_attach) m_attach->begin_substep(s, collide.colliders);
+    if (m_attach)
+      m_attach->begin_substep(s, static_cast<double>(m_substeps_done + 1) * m_params.dt());
     if (m_stitches) m_stitches->begin_substep(static_cast<double>(m_substeps_done) * m_params.dt());
     if (m_self && !m_self->every_iteration()) m_self->rebuild(s);
     for (int it = 0; it < m_params.iterations; ++it) {
@@ -188,7 +189,7 @@ class ParallelSolver final : public Solver {
           project(stretch, bend, shear);
         }
         if (m_stitches) m_stitches->project(s);
-        if (m_attach) m_attach->project(s, collide.colliders);
+        if (m_attach) m_attach->project(s);
         if (m_params.max_strain > 0.0) limit_strain(s, stretch.c);
         if (collide.count > 0) m_exec.for_each_chunk(0, m_vertices, collide);
       });

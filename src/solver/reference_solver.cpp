@@ -5,12 +5,12 @@
 #include <cmath>
 #include <map>
 
+#include "collision/attach_targets.h"
 #include "collision/collider_view.h"
 #include "drape/error.h"
 #include "kernels/attach.h"
 #include "kernels/stitch.h"
 #include "kernels/xpbd.h"
-#include "solver/collider_attachments.h"
 #include "solver/reference_constraints.h"
 #include "solver/solver.h"
 
@@ -51,17 +51,14 @@ class ReferenceSolver final : public Solver {
         m_vertex_triangles(cloth.vertex_triangles),
         m_stitches(cloth.stitches),
         m_seams(seam_neighbours(cloth.stitches, cloth.mesh.positions.size())),
+        m_attachments(cloth.attachments),
+        m_targets(cloth.attachments, cloth.mesh.positions, m_colliders),
         m_k_stitch(params.xpbd ? 1.0
                                : scaled_stiffness(params.stitch_stiffness, params.iterations)),
         m_stitch_alpha(params.stitch_compliance / (params.dt() * params.dt())) {
     const double dt2 = params.dt() * params.dt();
     for (auto* c : {&m_stretch_compliance, &m_shear_compliance, &m_bend_compliance}) {
       for (double& a : *c) a /= dt2;  // alpha~ = alpha / dt^2
-    }
-    m_attachments = cloth.attachments;
-    for (std::size_t k = 0; k < m_attachments.size(); ++k) {
-      m_attach_local.push_back(attach_local(m_colliders[m_attachments.collider[k]],
-                                            cloth.mesh.positions[m_attachments.vertex[k]]));
     }
     if (params.self_collision.enabled) {
       m_cell_size = params.self_collision.cell_size > 0.0 ? params.self_collision.cell_size
@@ -103,7 +100,7 @@ class ReferenceSolver final : public Solver {
       m_views.push_back(make_view(c, t_before, t_before + dt, c.grid ? c.grid->data() : nullptr));
       m_views.back().coulomb = m_params.xpbd;
     }
-    follow_colliders();
+    follow_colliders(t_before + dt);
     if (m_params.xpbd) {
       m_stretch_lambda.assign(m_topo.edge_count(), 0.0);
       m_bend_lambda.assign(m_topo.bend_count(), 0.0);
@@ -188,12 +185,13 @@ class ReferenceSolver final : public Solver {
     }
   }
 
-  // Hard attachments to their collider's point at the end of the substep; multipliers to 0.
-  void follow_colliders() {
+  // The attachments' targets at the end of the substep, the hard ones on them; multipliers to 0.
+  void follow_colliders(double t_now) {
     const ClothModel::Attachments& a = m_attachments;
     m_attach_lambda.assign(a.size(), 0.0);
+    m_targets.at(t_now, m_attach_target);
     for (std::size_t k = 0; k < a.size(); ++k) {
-      if (a.hard[k]) m_p[a.vertex[k]] = m_views[a.collider[k]].now.to_world(m_attach_local[k]);
+      if (a.hard[k]) m_p[a.vertex[k]] = m_attach_target[k];
     }
   }
 
@@ -204,7 +202,7 @@ class ReferenceSolver final : public Solver {
     for (std::size_t k = 0; k < a.size(); ++k) {
       if (a.hard[k]) continue;
       const std::uint32_t v = a.vertex[k];
-      const glm::dvec3 d = m_p[v] - m_views[a.collider[k]].now.to_world(m_attach_local[k]);
+      const glm::dvec3 d = m_p[v] - m_attach_target[k];
       if (!m_params.xpbd) {
         m_p[v] -= scaled_stiffness(a.stiffness[k], m_params.iterations) * d;
         continue;
@@ -370,10 +368,11 @@ class ReferenceSolver final : public Solver {
   std::vector<std::uint32_t> m_vertex_triangle_offsets, m_vertex_triangles;
   std::vector<glm::dvec3> m_air;
   StitchSet m_stitches;
-  ClothModel::Attachments m_attachments;
-  std::vector<glm::dvec3> m_attach_local;
-  std::vector<double> m_attach_lambda;
   SeamNeighbours m_seams;
+  ClothModel::Attachments m_attachments;
+  AttachmentTargets m_targets;
+  std::vector<glm::dvec3> m_attach_target;
+  std::vector<double> m_attach_lambda;
   double m_k_stitch, m_stitch_alpha, m_stitch_fraction = 0.0;
   std::vector<double> m_stitch_lambda;
 };

@@ -6,9 +6,12 @@
 #include <filesystem>
 #include <string>
 
+#include <glm/geometric.hpp>
+
 #include "collision/collider.h"
 #include "drape/error.h"
 #include "drape/simulation.h"
+#include "model/cloth.h"
 #include "test_util.h"
 
 namespace drape {
@@ -104,6 +107,41 @@ TEST(BodySequence, ASequenceOfOnePoseRepeatedMatchesTheStaticMesh) {
     worst = std::max(worst, glm::length(sequence.positions()[i] - still.positions()[i]));
   }
   EXPECT_LT(worst, 1e-4);
+}
+
+TEST(BodySequence, AttachedVerticesFollowTheirSurfacePoint) {
+  if (!have_openvdb()) GTEST_SKIP() << "built without OpenVDB: no mesh-to-SDF";
+  testing::TempDir dir;
+  std::filesystem::create_directories(dir.file("grow"));
+  for (int k = 0; k < 5; ++k) {
+    dir.write("grow/ball." + std::to_string(k) + ".obj", sphere_obj(0.2 + 0.025 * k));
+  }
+  // A 10 cm patch 1 cm above the ball's top, its middle row attached: as the ball grows from
+  // 0.2 to 0.3 m, each attached vertex keeps its 1 cm over the point of the surface under it.
+  const std::string json = R"({"fps": 24, "frames": 30, "gravity": [0, 0, 0],
+      "solver": {"backend": "BACKEND", "substeps": 4, "iterations": 10},
+      "cloth": {"mesh": {"grid": {"resolution": [5, 5], "size": [0.1, 0.1], "center": [0, 0.21, 0]}},
+                "attach": [{"collider": 0, "vertices": {"box": {"min": [-1, 0, -0.001],
+                                                                "max": [1, 1, 0.001]}}}]},
+      "colliders": [{"mesh": "grow/ball.%d.obj", "fps": 4, "voxel_size": 0.01}]})";
+  for (const std::string backend : {"reference", "cpu"}) {
+    std::string text = json;
+    text.replace(text.find("BACKEND"), 7, backend);
+    Simulation sim(parse_scene(text, dir.file("scene.json")));
+    const ClothModel& cloth = cloth_model(sim);
+    ASSERT_EQ(cloth.attachments.size(), 5u);
+    std::vector<double> start;
+    for (std::uint32_t v : cloth.attachments.vertex)
+      start.push_back(glm::length(cloth.mesh.positions[v]));
+    for (int f = 1; f <= 30; ++f) {
+      sim.step();
+      const double grown = 0.025 * std::min(4.0, 4.0 * sim.time());  // radius - 0.2 m
+      for (std::size_t k = 0; k < start.size(); ++k) {
+        const double r = glm::length(sim.positions()[cloth.attachments.vertex[k]]);
+        EXPECT_NEAR(r, start[k] + grown, 1e-3) << backend << " frame " << f << " vertex " << k;
+      }
+    }
+  }
 }
 
 std::string error_of(const testing::TempDir& dir, const std::string& collider) {
