@@ -1,6 +1,7 @@
 #include "collision/attach_targets.h"
 
 #include <glm/geometric.hpp>
+#include <glm/mat3x3.hpp>
 #include <limits>
 
 #include "kernels/geometry.h"
@@ -17,10 +18,11 @@ glm::dvec3 to_world(const ColliderPose& p, const glm::dvec3& local) {
   return p.rotation * (p.scale * local) + p.translation;
 }
 
-glm::dvec3 unit_normal(const glm::dvec3& a, const glm::dvec3& b, const glm::dvec3& c) {
-  const glm::dvec3 n = glm::cross(b - a, c - a);
-  const double len = glm::length(n);
-  return len > 0.0 ? n / len : glm::dvec3(0.0);
+// An orthonormal frame of triangle abc: along ab, across, and the normal (columns).
+glm::dmat3 triangle_frame(const glm::dvec3& a, const glm::dvec3& b, const glm::dvec3& c) {
+  const glm::dvec3 e = glm::normalize(b - a);
+  const glm::dvec3 n = glm::normalize(glm::cross(b - a, c - a));
+  return glm::dmat3(e, glm::cross(n, e), n);
 }
 
 }  // namespace
@@ -52,7 +54,7 @@ AttachmentTargets::AttachmentTargets(const ClothModel::Attachments& attachments,
       }
       const glm::uvec3 tri = c.pose_triangles[b.triangle];
       const glm::dvec3 q = b.weights.x * p[tri.x] + b.weights.y * p[tri.y] + b.weights.z * p[tri.z];
-      b.offset = glm::dot(b.local - q, unit_normal(p[tri.x], p[tri.y], p[tri.z]));
+      b.offset = glm::transpose(triangle_frame(p[tri.x], p[tri.y], p[tri.z])) * (b.local - q);
     }
     m_bindings.push_back(b);
   }
@@ -73,7 +75,7 @@ void AttachmentTargets::at(double t, std::vector<glm::dvec3>& out) const {
                              c.pose_positions[blend.next][tri[i]], blend.s);
       }
       local = b.weights.x * corner[0] + b.weights.y * corner[1] + b.weights.z * corner[2] +
-              b.offset * unit_normal(corner[0], corner[1], corner[2]);
+              triangle_frame(corner[0], corner[1], corner[2]) * b.offset;
     }
     out[k] = to_world(c.pose_at(t), local);
   }

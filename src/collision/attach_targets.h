@@ -1,7 +1,8 @@
 // Where attached vertices (cloth.attach) are at a time: for an analytic or level-set collider, the
 // vertex's start position carried by the collider's placement; for a pose sequence, the point of
 // the body's surface nearest to the vertex at time 0 (a triangle and barycentric weights), on the
-// poses blended at that time, plus the vertex's start offset along that triangle's normal.
+// poses blended at that time, plus the vertex's start offset from it, kept in the frame of that
+// triangle (so it turns with the surface).
 #pragma once
 
 #include <cstdint>
@@ -27,10 +28,11 @@ class AttachmentTargets {
  private:
   struct Binding {
     std::uint32_t collider = 0;
-    glm::dvec3 local{0.0};       // rigid: the start position in the collider's frame
-    std::int64_t triangle = -1;  // sequence: the nearest triangle of pose 0, its weights, offset
-    glm::dvec3 weights{0.0};
-    double offset = 0.0;
+    glm::dvec3 local{0.0};  // rigid: the start position in the collider's frame
+    // Sequence: the nearest triangle of pose 0, the weights of the nearest point, and the
+    // vertex's offset from it in the triangle's frame (first edge, across, normal).
+    std::int64_t triangle = -1;
+    glm::dvec3 weights{0.0}, offset{0.0};
   };
 
   const std::vector<Collider>* m_colliders;

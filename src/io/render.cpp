@@ -166,10 +166,29 @@ void write_png(const std::string& path, const Image& image) {
 
 namespace {
 
-// The collider's surface in world space at its pose (a plane as a finite square around the
-// cloth's bounding box lo..hi).
-TriMesh collider_mesh(const ColliderDesc& d, const ColliderPose& pose, const glm::dvec3& lo,
-                      const glm::dvec3& hi) {
+// A pose sequence's mesh at time t: the two poses around it blended (the last one held).
+TriMesh sequence_mesh(const ColliderDesc& d, double t, double scene_fps) {
+  const double u = std::max(0.0, t * (d.sequence_fps > 0.0 ? d.sequence_fps : scene_fps));
+  int k = d.first_frame + static_cast<int>(u);
+  while (k > d.first_frame && !std::filesystem::exists(sequence_file(d.path, k))) --k;
+  TriMesh mesh = load_mesh(sequence_file(d.path, k));
+  const std::string next = sequence_file(d.path, k + 1);
+  const double s = u - std::floor(u);
+  if (s > 0.0 && std::filesystem::exists(next)) {
+    const TriMesh after = load_mesh(next);
+    if (after.positions.size() == mesh.positions.size()) {
+      for (std::size_t i = 0; i < mesh.positions.size(); ++i) {
+        mesh.positions[i] = glm::mix(mesh.positions[i], after.positions[i], s);
+      }
+    }
+  }
+  return mesh;
+}
+
+// The collider's surface in world space at its pose at time t (a plane as a finite square around
+// the cloth's bounding box lo..hi).
+TriMesh collider_mesh(const ColliderDesc& d, const ColliderPose& pose, double t, double scene_fps,
+                      const glm::dvec3& lo, const glm::dvec3& hi) {
   const auto place = [&](TriMesh m) {
     for (glm::dvec3& p : m.positions) p = pose.rotation * (pose.scale * p) + pose.translation;
     return m;
@@ -200,7 +219,7 @@ TriMesh collider_mesh(const ColliderDesc& d, const ColliderPose& pose, const glm
       return m;
     }
     case ColliderDesc::Shape::mesh:
-      return place(load_mesh(d.path));
+      return place(d.sequence ? sequence_mesh(d, t, scene_fps) : load_mesh(d.path));
     default:
       return {};
   }
@@ -237,7 +256,8 @@ std::vector<RenderMesh> scene_frame_meshes(const Scene& scene, int frame, int& s
     }
     Collider collider;
     collider.desc = d;
-    meshes.push_back({collider_mesh(d, collider.pose_at(frame / scene.fps), lo, hi),
+    const double t = frame / scene.fps;
+    meshes.push_back({collider_mesh(d, collider.pose_at(t), t, scene.fps, lo, hi),
                       glm::vec3(0.75f, 0.72f, 0.68f), d.shape != ColliderDesc::Shape::plane});
   }
   return meshes;
