@@ -130,25 +130,43 @@ DRAPE_HD bool sample_level_set(const nanovdb::FloatGrid& g, LevelSetAccessor& ac
   return true;
 }
 
-// Between two poses of a sequence: both level sets sampled in full (gradients everywhere) and
-// blended. Outside either narrow band is "far": the bands are widened by the motion between
-// poses (load_pose_sequence), so near the surface both have values.
+// Accessors of a collider's level set and of the next pose's (the same grid when there is none),
+// kept along a range of vertices.
+struct GridAccessors {
+  LevelSetAccessor grid, next;
+  DRAPE_HD explicit GridAccessors(const ColliderView& c)
+      : grid(c.grid->tree().root()),
+        next((c.grid_next != nullptr ? c.grid_next : c.grid)->tree().root()) {}
+};
+
+// Between two poses of a sequence: (1 - blend) phi_a + blend phi_b. Each level set is sampled
+// with the cutoff first; where both are at or above it the blend is too (no gradient needed),
+// otherwise the one still without a gradient is sampled in full. Outside either narrow band is
+// "far": the bands are widened by the motion between poses (load_pose_sequence), so near the
+// surface both have values.
 template <class V>
 DRAPE_HD bool blended_distance(const ColliderView& c, const V& p, typename V::value_type& phi,
-                               V& grad) {
+                               V& grad, typename V::value_type cutoff, GridAccessors& acc) {
   using T = typename V::value_type;
-  const T everywhere = static_cast<T>(1e30f);
-  T phi_next = T(0);
-  V grad_next(T(0));
+  LevelSetAccessor& a = acc.grid;
+  LevelSetAccessor& next = acc.next;
+  T phi_b = T(0);
+  V grad_b(T(0));
   grad = V(T(0));
-  LevelSetAccessor a(c.grid->tree().root()), b(c.grid_next->tree().root());
-  if (!sample_level_set(*c.grid, a, p, phi, grad, everywhere) ||
-      !sample_level_set(*c.grid_next, b, p, phi_next, grad_next, everywhere)) {
+  if (!sample_level_set(*c.grid, a, p, phi, grad, cutoff) ||
+      !sample_level_set(*c.grid_next, next, p, phi_b, grad_b, cutoff)) {
     return false;
   }
   const T s = static_cast<T>(c.blend);
-  phi = (T(1) - s) * phi + s * phi_next;
-  grad = (T(1) - s) * grad + s * grad_next;
+  if (phi >= cutoff && phi_b >= cutoff) {
+    phi = (T(1) - s) * phi + s * phi_b;
+    return true;
+  }
+  const T everywhere = static_cast<T>(1e30f);
+  if (phi >= cutoff) sample_level_set(*c.grid, a, p, phi, grad, everywhere);
+  if (phi_b >= cutoff) sample_level_set(*c.grid_next, next, p, phi_b, grad_b, everywhere);
+  phi = (T(1) - s) * phi + s * phi_b;
+  grad = (T(1) - s) * grad + s * grad_b;
   return true;
 }
 
@@ -158,7 +176,7 @@ DRAPE_HD bool blended_distance(const ColliderView& c, const V& p, typename V::va
 template <class V>
 DRAPE_HD bool signed_distance(const ColliderView& c, const V& p, typename V::value_type& phi,
                               V& grad, typename V::value_type cutoff,
-                              LevelSetAccessor* acc = nullptr) {
+                              GridAccessors* acc = nullptr) {
   using T = typename V::value_type;
   switch (c.shape) {
     case Shape::sphere: {
@@ -199,8 +217,12 @@ DRAPE_HD bool signed_distance(const ColliderView& c, const V& p, typename V::val
       return true;
     }
     case Shape::grid: {
-      if (c.grid_next != nullptr && c.blend > 0.0f) return blended_distance(c, p, phi, grad);
-      if (acc != nullptr) return sample_level_set(*c.grid, *acc, p, phi, grad, cutoff);
+      if (c.grid_next != nullptr && c.blend > 0.0f) {
+        if (acc != nullptr) return blended_distance(c, p, phi, grad, cutoff, *acc);
+        GridAccessors local(c);
+        return blended_distance(c, p, phi, grad, cutoff, local);
+      }
+      if (acc != nullptr) return sample_level_set(*c.grid, acc->grid, p, phi, grad, cutoff);
       LevelSetAccessor local(c.grid->tree().root());
       return sample_level_set(*c.grid, local, p, phi, grad, cutoff);
     }
@@ -217,8 +239,7 @@ DRAPE_HD bool signed_distance(const ColliderView& c, const V& p, typename V::val
 // sticks while |d_t| < friction x push and slides with kinetic friction beyond.
 // Returns true when the vertex was in contact.
 template <class V>
-DRAPE_HD bool collide(const ColliderView& c, V& p, const V& x_start,
-                      LevelSetAccessor* acc = nullptr) {
+DRAPE_HD bool collide(const ColliderView& c, V& p, const V& x_start, GridAccessors* acc = nullptr) {
   using T = typename V::value_type;
   T phi;
   V grad;
@@ -257,7 +278,7 @@ template <class V>
 DRAPE_HD void collide_range(const ColliderView& c, V* p, const V* x_start, const float* inv_mass,
                             std::uint32_t begin, std::uint32_t end) {
   if (c.shape == Shape::grid) {
-    LevelSetAccessor acc(c.grid->tree().root());
+    GridAccessors acc(c);
     for (std::uint32_t i = begin; i < end; ++i) {
       if (inv_mass[i] != 0.0f) collide(c, p[i], x_start[i], &acc);
     }
