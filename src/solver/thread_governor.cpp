@@ -57,9 +57,8 @@ int cgroup_quota_cpus() {
 
 using Clock = std::chrono::steady_clock;
 
-Clock::time_point after(double seconds) {
-  return Clock::now() +
-         std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+Clock::time_point after(Clock::time_point now, double seconds) {
+  return now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
 }
 
 }  // namespace
@@ -136,24 +135,29 @@ ThreadGovernor::ThreadGovernor(int most, bool adaptive) {
   move_to(0, 0.0, 0);
   m_threads = m_sizes[0];
   m_epochs_here = 0;
-  m_up_after = Clock::now();
+  m_up_after = m_clock();
+}
+
+void ThreadGovernor::set_clock(std::function<std::chrono::steady_clock::time_point()> clock) {
+  m_clock = std::move(clock);
+  m_up_after = m_load_at = m_clock();
 }
 
 void ThreadGovernor::set_load_source(std::function<CpuTimes()> source) {
   m_load_source = std::move(source);
   m_load = m_load_source();
-  m_load_at = Clock::now();
+  m_load_at = m_clock();
 }
 
 void ThreadGovernor::begin() {
   m_threads = m_sizes[m_probing ? m_probe : m_current];
-  if (adaptive()) m_start = Clock::now();
+  if (adaptive()) m_start = m_clock();
 }
 
 void ThreadGovernor::end() {
   ++m_units[m_probing ? m_probe : m_current];
   if (!adaptive()) return;
-  const double seconds = std::chrono::duration<double>(Clock::now() - m_start).count();
+  const double seconds = std::chrono::duration<double>(m_clock() - m_start).count();
   m_epoch.units.push_back(seconds);
   m_epoch.seconds += seconds;
   const std::size_t units = m_epoch.units.size();
@@ -180,8 +184,7 @@ void ThreadGovernor::close_epoch() {
     finish_probe(epoch, epoch.units.size() == m_baseline_units);
   } else {
     const double mean = epoch.mean();
-    if (m_epochs_here >= 4 && mean > kJumpRatio * m_baseline)
-      m_up_after = m_down_after = Clock::now();
+    if (m_epochs_here >= 4 && mean > kJumpRatio * m_baseline) m_up_after = m_down_after = m_clock();
     m_baseline = m_epochs_here == 0 ? mean : m_baseline + kBaselineWeight * (mean - m_baseline);
     ++m_epochs_here;
     m_baseline_units = epoch.units.size();
@@ -192,7 +195,7 @@ void ThreadGovernor::close_epoch() {
 
 // After an epoch at the current size: whether the next one tries another size.
 void ThreadGovernor::plan_next(const Epoch& last) {
-  const Clock::time_point now = Clock::now();
+  const Clock::time_point now = m_clock();
   update_load(now);
   if (m_current > 0 && now >= m_down_after && last.stall_share() > kStallShare &&
       m_others >= kOtherShare) {
@@ -209,7 +212,7 @@ void ThreadGovernor::plan_next(const Epoch& last) {
       m_probe = target;
       m_probing = true;
     } else {
-      m_up_after = after(kLoadWindow);
+      m_up_after = after(m_clock(), kLoadWindow);
     }
   }
 }
@@ -242,7 +245,7 @@ void ThreadGovernor::finish_probe(const Epoch& epoch, bool whole) {
   double& gap = down ? m_down_gap : m_up_gap;
   const double lost = epoch.seconds - m_baseline * static_cast<double>(epoch.units.size());
   gap = std::min(kMaxWait, std::max(2.0 * gap, kCostFactor * lost));
-  (down ? m_down_after : m_up_after) = after(gap);
+  (down ? m_down_after : m_up_after) = after(m_clock(), gap);
 }
 
 void ThreadGovernor::move_to(std::size_t size, double mean, std::size_t units) {
@@ -251,10 +254,10 @@ void ThreadGovernor::move_to(std::size_t size, double mean, std::size_t units) {
   m_baseline_units = units;
   m_epochs_here = 1;
   m_up_gap = m_down_gap = kFirstWait;
-  m_up_after = after(kFirstWait);
-  m_down_after = Clock::now();
+  m_up_after = after(m_clock(), kFirstWait);
+  m_down_after = m_clock();
   m_load = m_load_source();
-  m_load_at = Clock::now();
+  m_load_at = m_clock();
   m_spare = 0.0;
 }
 

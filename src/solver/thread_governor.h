@@ -55,8 +55,10 @@ class ThreadGovernor {
   const std::vector<int>& sizes() const { return m_sizes; }
   // Tests: epochs of one unit, and every epoch moves to the next size in turn.
   void force_cycling() { m_cycling = true; }
-  // Tests: where CPU times are read from (default cpu_times).
+  // Tests: where CPU times are read from (default cpu_times), and the clock units are timed
+  // with (default steady_clock::now; set it before the load source).
   void set_load_source(std::function<CpuTimes()> source);
+  void set_clock(std::function<std::chrono::steady_clock::time_point()> clock);
 
  private:
   struct Epoch {
@@ -93,6 +95,7 @@ class ThreadGovernor {
   double m_spare = 0.0, m_others = 1e9;
   Clock::time_point m_start;
   std::vector<std::uint64_t> m_units;
+  std::function<Clock::time_point()> m_clock = Clock::now;
 };
 
 }  // namespace drape

@@ -1,5 +1,5 @@
 // The cpu backend's thread governor: the team size it settles on under synthetic timings (the
-// units below take a set time at each team size, spun out on this thread), and frames that stay
+// units below take a set time at each team size, on a synthetic clock), and frames that stay
 // bit-identical however often the size changes.
 #include <sched.h>
 
@@ -17,21 +17,31 @@
 namespace drape {
 namespace {
 
-void spin_for(double seconds) {
-  const auto until = std::chrono::steady_clock::now() +
-                     std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                         std::chrono::duration<double>(seconds));
-  while (std::chrono::steady_clock::now() < until) {
+// Synthetic time: a unit advances it by its cost instead of spinning, so what the governor decides
+// does not depend on how busy the machine running the tests is.
+struct FakeClock {
+  double seconds = 0.0;
+  std::chrono::steady_clock::time_point now() const {
+    return std::chrono::steady_clock::time_point(
+        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+            std::chrono::duration<double>(seconds)));
   }
+};
+
+// An adaptive governor up to `most` threads that times units on `clock`.
+ThreadGovernor timed_by(FakeClock& clock, int most) {
+  ThreadGovernor governor = ThreadGovernor::adaptive_up_to(most);
+  governor.set_clock([&clock] { return clock.now(); });
+  return governor;
 }
 
 // Runs `units` units whose time depends on the team size and the unit's number; returns the
 // share of units run on one thread.
 template <class Cost>
-double share_on_one_thread(ThreadGovernor& governor, int units, Cost cost) {
+double share_on_one_thread(ThreadGovernor& governor, FakeClock& clock, int units, Cost cost) {
   for (int u = 0; u < units; ++u) {
     governor.begin();
-    spin_for(cost(governor.threads(), u));
+    clock.seconds += cost(governor.threads(), u);
     governor.end();
   }
   return static_cast<double>(governor.units_per_size()[0]) / units;
@@ -57,11 +67,9 @@ TEST(ThreadGovernor, AnExplicitCountNeverChanges) {
 
 // CPU times as /proc/stat and getrusage would count them on a two-CPU machine where this
 // process keeps `own` CPUs busy, other processes `others`, and the rest is idle.
-std::function<CpuTimes()> machine(double own, double others) {
-  const auto start = std::chrono::steady_clock::now();
-  return [=] {
-    const double t =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+std::function<CpuTimes()> machine(const FakeClock& clock, double own, double others) {
+  return [&clock, own, others] {
+    const double t = clock.seconds;
     return CpuTimes{(2.0 - own - others) * t, (own + others) * t, own * t};
   };
 }
@@ -69,11 +77,12 @@ std::function<CpuTimes()> machine(double own, double others) {
 // A quiet machine: two threads take 0.5 ms a unit, one thread 1 ms, and a CPU is idle. The
 // governor starts with one thread, moves to two and stays there.
 TEST(ThreadGovernor, AddsThreadsOnAQuietMachine) {
-  ThreadGovernor governor = ThreadGovernor::adaptive_up_to(2);
-  governor.set_load_source(machine(1.0, 0.0));
+  FakeClock clock;
+  ThreadGovernor governor = timed_by(clock, 2);
+  governor.set_load_source(machine(clock, 1.0, 0.0));
   EXPECT_EQ(governor.threads(), 1);
   const double one = share_on_one_thread(
-      governor, 400, [](int threads, int) { return threads == 1 ? 1e-3 : 0.5e-3; });
+      governor, clock, 400, [](int threads, int) { return threads == 1 ? 1e-3 : 0.5e-3; });
   EXPECT_EQ(governor.threads(), 2);
   EXPECT_LT(one, 0.25) << "an epoch or two of one thread before the idle CPU shows, then two";
 }
@@ -84,15 +93,13 @@ TEST(ThreadGovernor, AddsThreadsOnAQuietMachine) {
 TEST(ThreadGovernor, ClimbsToTheIdleCpusInOneTry) {
   const auto cost = [](int threads, int) { return 2e-3 / threads; };
   for (const double others : {0.0, 8.0}) {
-    ThreadGovernor governor = ThreadGovernor::adaptive_up_to(16);
-    const auto start = std::chrono::steady_clock::now();
+    FakeClock clock;
+    ThreadGovernor governor = timed_by(clock, 16);
     governor.set_load_source([&] {
-      const double t =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      const double own = governor.threads();
+      const double t = clock.seconds, own = governor.threads();
       return CpuTimes{(16.0 - own - others) * t, (own + others) * t, own * t};
     });
-    share_on_one_thread(governor, 200, cost);
+    share_on_one_thread(governor, clock, 200, cost);
     EXPECT_EQ(governor.threads(), others == 0.0 ? 16 : 8) << others << " CPUs busy";
     const std::vector<std::uint64_t>& units = governor.units_per_size();
     EXPECT_EQ(units[1] + units[2] + (others == 0.0 ? units[3] : 0), 0u)
@@ -102,9 +109,10 @@ TEST(ThreadGovernor, ClimbsToTheIdleCpusInOneTry) {
 
 // No CPU is idle (another process keeps one busy): a second thread is never tried.
 TEST(ThreadGovernor, TriesNoLargerTeamWithoutIdleCpus) {
-  ThreadGovernor governor = ThreadGovernor::adaptive_up_to(2);
-  governor.set_load_source(machine(1.0, 1.0));
-  const double one = share_on_one_thread(governor, 200, [](int, int) { return 0.5e-3; });
+  FakeClock clock;
+  ThreadGovernor governor = timed_by(clock, 2);
+  governor.set_load_source(machine(clock, 1.0, 1.0));
+  const double one = share_on_one_thread(governor, clock, 200, [](int, int) { return 0.5e-3; });
   EXPECT_EQ(one, 1.0);
 }
 
@@ -113,10 +121,11 @@ TEST(ThreadGovernor, TriesNoLargerTeamWithoutIdleCpus) {
 // every fifth unit (a preempted team member); one thread takes 1 ms. The governor tries two
 // threads, goes back to one and stays there.
 TEST(ThreadGovernor, GoesBackToOneThreadWhenTheTeamStalls) {
-  ThreadGovernor governor = ThreadGovernor::adaptive_up_to(2);
-  const std::function<CpuTimes()> quiet = machine(1.0, 0.0), busy = machine(1.5, 0.5);
+  FakeClock clock;
+  ThreadGovernor governor = timed_by(clock, 2);
+  const std::function<CpuTimes()> quiet = machine(clock, 1.0, 0.0), busy = machine(clock, 1.5, 0.5);
   governor.set_load_source([&] { return governor.threads() == 1 ? quiet() : busy(); });
-  const double one = share_on_one_thread(governor, 400, [](int threads, int u) {
+  const double one = share_on_one_thread(governor, clock, 400, [](int threads, int u) {
     if (threads == 1) return 1e-3;
     return u % 5 == 4 ? 15e-3 : 0.3e-3;
   });
@@ -128,10 +137,12 @@ TEST(ThreadGovernor, GoesBackToOneThreadWhenTheTeamStalls) {
 // The same stalls with no other process busy (a hypervisor taking the CPUs now and then): they
 // hit one thread too, so the governor keeps two threads and never tries one.
 TEST(ThreadGovernor, KeepsTheTeamThroughStallsWithoutOtherWork) {
-  ThreadGovernor governor = ThreadGovernor::adaptive_up_to(2);
-  const std::function<CpuTimes()> quiet = machine(1.0, 0.0), alone = machine(2.0, 0.0);
+  FakeClock clock;
+  ThreadGovernor governor = timed_by(clock, 2);
+  const std::function<CpuTimes()> quiet = machine(clock, 1.0, 0.0),
+                                  alone = machine(clock, 2.0, 0.0);
   governor.set_load_source([&] { return governor.threads() == 1 ? quiet() : alone(); });
-  share_on_one_thread(governor, 400, [](int threads, int u) {
+  share_on_one_thread(governor, clock, 400, [](int threads, int u) {
     if (threads == 1) return u % 5 == 4 ? 30e-3 : 0.6e-3;
     return u % 5 == 4 ? 15e-3 : 0.3e-3;
   });
