@@ -40,11 +40,14 @@ int worker_threads(const Simulation& simulation) {
   return threads > 0 ? threads : default_thread_count();
 }
 
+nlohmann::json vec(const glm::dvec3& v) {
+  return nlohmann::json::array({v.x, v.y, v.z});
+}
+
 // The fabric and air settings (issue 16's keys), in stats.json and in a resumed run's fingerprint.
 nlohmann::json fabric_json(const Scene& scene) {
   const ClothDesc& c = scene.cloth;
   const Material& m = c.material;
-  const auto vec = [](const glm::dvec3& v) { return nlohmann::json::array({v.x, v.y, v.z}); };
   return {{"model", c.model == ClothModelKind::xpbd ? "xpbd" : "pbd"},
           {"material",
            {{"name", m.name},
@@ -66,7 +69,6 @@ nlohmann::json fabric_json(const Scene& scene) {
 }
 
 nlohmann::json settings_json(const Scene& scene, const ClothModel& cloth, int threads) {
-  const auto vec = [](const glm::dvec3& v) { return nlohmann::json::array({v.x, v.y, v.z}); };
   return {{"scene", scene.path},
           {"backend", backend_name(scene.solver.backend)},
           {"threads", threads},

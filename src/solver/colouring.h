@@ -32,6 +32,16 @@ Colouring colour_constraints(const std::vector<const std::uint32_t*>& vertices, 
 bool is_valid_colouring(const Colouring& colouring,
                         const std::vector<const std::uint32_t*>& vertices, std::size_t count);
 
+// A launch layer's buffer filled with values[order[k]] for every k, converted to its type: the
+// constraint arrays in colour order.
+template <template <class> class Buffer, class T, class S>
+void upload_in_order(const std::vector<std::uint32_t>& order, const std::vector<S>& values,
+                     Buffer<T>& buffer) {
+  std::vector<T> sorted(order.size());
+  for (std::size_t k = 0; k < order.size(); ++k) sorted[k] = static_cast<T>(values[order[k]]);
+  buffer.upload(sorted);
+}
+
 struct Topology;
 
 // The three constraint types of a cloth, coloured.

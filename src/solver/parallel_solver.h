@@ -43,17 +43,17 @@ class ParallelSolver final : public Solver {
     m_bend_offsets = colouring.bend.offsets;
     m_shear_offsets = colouring.shear.offsets;
 
-    upload_sorted(colouring.stretch.order, t.edge_v0, m_stretch_v0);
-    upload_sorted(colouring.stretch.order, t.edge_v1, m_stretch_v1);
-    upload_sorted(colouring.stretch.order, t.edge_rest_length, m_stretch_rest);
-    upload_sorted(colouring.shear.order, t.bend_v3, m_shear_v0);
-    upload_sorted(colouring.shear.order, t.bend_v4, m_shear_v1);
-    upload_sorted(colouring.shear.order, t.shear_rest_length, m_shear_rest);
-    upload_sorted(colouring.bend.order, t.bend_v1, m_bend_v1);
-    upload_sorted(colouring.bend.order, t.bend_v2, m_bend_v2);
-    upload_sorted(colouring.bend.order, t.bend_v3, m_bend_v3);
-    upload_sorted(colouring.bend.order, t.bend_v4, m_bend_v4);
-    upload_sorted(colouring.bend.order, t.bend_rest_angle, m_bend_rest);
+    upload_in_order(colouring.stretch.order, t.edge_v0, m_stretch_v0);
+    upload_in_order(colouring.stretch.order, t.edge_v1, m_stretch_v1);
+    upload_in_order(colouring.stretch.order, t.edge_rest_length, m_stretch_rest);
+    upload_in_order(colouring.shear.order, t.bend_v3, m_shear_v0);
+    upload_in_order(colouring.shear.order, t.bend_v4, m_shear_v1);
+    upload_in_order(colouring.shear.order, t.shear_rest_length, m_shear_rest);
+    upload_in_order(colouring.bend.order, t.bend_v1, m_bend_v1);
+    upload_in_order(colouring.bend.order, t.bend_v2, m_bend_v2);
+    upload_in_order(colouring.bend.order, t.bend_v3, m_bend_v3);
+    upload_in_order(colouring.bend.order, t.bend_v4, m_bend_v4);
+    upload_in_order(colouring.bend.order, t.bend_rest_angle, m_bend_rest);
 
     std::vector<glm::vec3> x(m_vertices);
     for (std::uint32_t i = 0; i < m_vertices; ++i) x[i] = glm::vec3(cloth.mesh.positions[i]);
@@ -294,14 +294,6 @@ class ParallelSolver final : public Solver {
     }
     m_collider_views.upload(views);
     return m_collider_views.data();
-  }
-
-  template <class T, class S>
-  static void upload_sorted(const std::vector<std::uint32_t>& order, const std::vector<S>& values,
-                            Buffer<T>& buffer) {
-    std::vector<T> sorted(order.size());
-    for (std::size_t k = 0; k < order.size(); ++k) sorted[k] = static_cast<T>(values[order[k]]);
-    buffer.upload(sorted);
   }
 
   static void download(const Buffer<glm::vec3>& buffer, std::vector<glm::dvec3>& out) {

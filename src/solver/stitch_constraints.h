@@ -27,11 +27,11 @@ class StitchConstraints {
         colour_constraints({stitches.v.data(), stitches.a.data(), stitches.b.data()},
                            stitches.size(), max_vertex(stitches) + 1);
     m_offsets = colouring.offsets;
-    upload_sorted(colouring.order, stitches.v, m_v);
-    upload_sorted(colouring.order, stitches.a, m_a);
-    upload_sorted(colouring.order, stitches.b, m_b);
-    upload_sorted(colouring.order, stitches.t, m_t);
-    upload_sorted(colouring.order, stitches.length, m_start);
+    upload_in_order(colouring.order, stitches.v, m_v);
+    upload_in_order(colouring.order, stitches.a, m_a);
+    upload_in_order(colouring.order, stitches.b, m_b);
+    upload_in_order(colouring.order, stitches.t, m_t);
+    upload_in_order(colouring.order, stitches.length, m_start);
     m_rest.resize(m_count);
     m_lambda.upload(std::vector<float>(m_count, 0.0f));
     m_alpha = static_cast<float>(params.stitch_compliance / (params.dt() * params.dt()));
@@ -66,14 +66,6 @@ class StitchConstraints {
   }
 
  private:
-  template <class T, class S>
-  static void upload_sorted(const std::vector<std::uint32_t>& order, const std::vector<S>& values,
-                            Buffer<T>& buffer) {
-    std::vector<T> out;
-    for (std::uint32_t k : order) out.push_back(static_cast<T>(values[k]));
-    buffer.upload(out);
-  }
-
   static std::size_t max_vertex(const StitchSet& s) {
     std::uint32_t most = 0;
     for (std::size_t k = 0; k < s.size(); ++k) most = std::max({most, s.v[k], s.a[k], s.b[k]});
