@@ -51,6 +51,10 @@ struct ColliderView {
   // A pose sequence between two poses: the distance is (1 - blend) grid + blend grid_next.
   const nanovdb::FloatGrid* grid_next = nullptr;
   float blend = 0.0f;
+  // A pose sequence between two poses: how far the surface point nearest to a local point moves
+  // from this pose to the next, times motion_scale, is how far it moves in this substep.
+  const nanovdb::Vec3fGrid* motion = nullptr;
+  float motion_scale = 0.0f;
   float friction = 0.0f, restitution = 0.0f, thickness = 0.0f;
   // Friction as a Coulomb cone (the xpbd model) instead of the spec's fraction of the tangential
   // displacement taken away at every projection.
@@ -128,6 +132,27 @@ DRAPE_HD bool sample_level_set(const nanovdb::FloatGrid& g, LevelSetAccessor& ac
            static_cast<T>(gz0 + ux * (gz1 - gz0))) *
          static_cast<T>(inv_voxel);
   return true;
+}
+
+// Trilinear sample of a motion grid at a local point (zero outside its band).
+DRAPE_HD inline nanovdb::Vec3f sample_motion(const nanovdb::Vec3fGrid& g, const glm::vec3& p) {
+  const nanovdb::Vec3f ijk = g.worldToIndexF(nanovdb::Vec3f(p.x, p.y, p.z));
+  const nanovdb::Coord base = nanovdb::Coord::Floor(ijk);
+  const nanovdb::Vec3f u =
+      ijk - nanovdb::Vec3f(static_cast<float>(base[0]), static_cast<float>(base[1]),
+                           static_cast<float>(base[2]));
+  auto acc = g.getAccessor();
+  nanovdb::Vec3f sum(0.0f);
+  for (int i = 0; i < 2; ++i) {
+    for (int j = 0; j < 2; ++j) {
+      for (int k = 0; k < 2; ++k) {
+        const float w =
+            (i ? u[0] : 1.0f - u[0]) * (j ? u[1] : 1.0f - u[1]) * (k ? u[2] : 1.0f - u[2]);
+        sum += acc.getValue(base + nanovdb::Coord(i, j, k)) * w;
+      }
+    }
+  }
+  return sum;
 }
 
 // Accessors of a collider's level set and of the next pose's (the same grid when there is none),
@@ -232,7 +257,8 @@ DRAPE_HD bool signed_distance(const ColliderView& c, const V& p, typename V::val
 
 // Projects one vertex out of one collider (spec section 3): if phi < thickness, push along the
 // normalised gradient to the thickness, then take the displacement d since the start of the
-// substep, relative to the collider (x_start carried along by its motion), split it into
+// substep, relative to the collider (x_start carried along by its motion, and on a pose sequence
+// by the motion of the surface point nearest to the vertex), split it into
 // normal d_n and tangential d_t, and apply p -= friction d_t, p += restitution d_n.
 // With `coulomb` (Macklin et al. 2014, "Unified Particle Physics", section 6.1), the tangential
 // displacement is taken away only up to friction x the push of this projection: the vertex
@@ -244,13 +270,19 @@ DRAPE_HD bool collide(const ColliderView& c, V& p, const V& x_start, GridAccesso
   T phi;
   V grad;
   const T thickness = static_cast<T>(c.thickness);
-  if (!signed_distance(c, c.now.to_local(p), phi, grad, thickness / static_cast<T>(c.now.scale),
-                       acc)) {
+  const V local = c.now.to_local(p);
+  if (!signed_distance(c, local, phi, grad, thickness / static_cast<T>(c.now.scale), acc)) {
     return false;
   }
   phi *= static_cast<T>(c.now.scale);
   if (phi >= thickness) return false;
-  const V carried = c.now.to_world(c.before.to_local(x_start));
+  V start = c.before.to_local(x_start);
+  if (c.motion != nullptr) {
+    const nanovdb::Vec3f m = sample_motion(*c.motion, glm::vec3(local));
+    start += V(static_cast<T>(m[0]), static_cast<T>(m[1]), static_cast<T>(m[2])) *
+             static_cast<T>(c.motion_scale);
+  }
+  const V carried = c.now.to_world(start);
   const T grad_len = glm::length(grad);
   if (!(grad_len > T(1e-6))) {
     if (phi < T(0)) p = carried;

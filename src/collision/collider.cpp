@@ -14,22 +14,27 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "drape/error.h"
+#include "kernels/collider.h"
 
 namespace drape {
 
-SdfGrid::SdfGrid(const void* data, std::size_t size, const std::string& source) {
+GridBuffer::GridBuffer(const void* data, std::size_t size, const std::string& source) {
   if (size < sizeof(nanovdb::GridData) || !nanovdb::isValid(data)) {
     throw InputError(source + ": not a NanoVDB grid");
   }
   m_blocks.resize((size + sizeof(Block) - 1) / sizeof(Block));
   std::memcpy(m_blocks.data(), data, size);
   m_size = size;
-  const auto* base = reinterpret_cast<const nanovdb::GridData*>(m_blocks.data());
+}
+
+SdfGrid::SdfGrid(const void* data, std::size_t size, const std::string& source)
+    : GridBuffer(data, size, source) {
+  const auto* base = static_cast<const nanovdb::GridData*>(this->data());
   if (base->mGridType != nanovdb::GridType::Float) {
     throw InputError(source + ": grid '" + base->mGridName + "' holds " +
                      nanovdb::toStr(base->mGridType) + " values, not float distances");
   }
-  const auto* grid = reinterpret_cast<const nanovdb::FloatGrid*>(m_blocks.data());
+  const auto* grid = static_cast<const nanovdb::FloatGrid*>(this->data());
   if (!grid->isLevelSet()) {
     throw InputError(source + ": grid '" + grid->gridName() + "' is not a level set (class " +
                      nanovdb::toStr(grid->gridClass()) + ")");
@@ -42,15 +47,32 @@ SdfGrid::SdfGrid(const void* data, std::size_t size, const std::string& source) 
   m_bbox_max = {box.max()[0], box.max()[1], box.max()[2]};
 }
 
+MotionGrid::MotionGrid(const void* data, std::size_t size, const std::string& source)
+    : GridBuffer(data, size, source) {
+  const auto* base = static_cast<const nanovdb::GridData*>(this->data());
+  if (base->mGridType != nanovdb::GridType::Vec3f) {
+    throw InputError(source + ": grid '" + base->mGridName + "' holds " +
+                     nanovdb::toStr(base->mGridType) + " values, not Vec3f motion");
+  }
+}
+
+glm::dvec3 MotionGrid::sample(const glm::dvec3& local) const {
+  const auto* grid = static_cast<const nanovdb::Vec3fGrid*>(data());
+  const nanovdb::Vec3f m = kernels::sample_motion(*grid, glm::vec3(local));
+  return {m[0], m[1], m[2]};
+}
+
 double SdfGrid::sample(const glm::dvec3& local) const {
-  const auto* grid = reinterpret_cast<const nanovdb::FloatGrid*>(m_blocks.data());
+  const auto* grid = static_cast<const nanovdb::FloatGrid*>(data());
   auto acc = grid->getAccessor();
   const auto sampler = nanovdb::createSampler<1, decltype(acc), false>(acc);
   return sampler(grid->worldToIndexF(nanovdb::Vec3f(
       static_cast<float>(local.x), static_cast<float>(local.y), static_cast<float>(local.z))));
 }
 
-SdfGrid load_nvdb(const std::string& path) {
+namespace {
+
+nanovdb::GridHandle<nanovdb::HostBuffer> read_nvdb(const std::string& path) {
   if (!std::ifstream(path)) throw InputError(path + ": cannot open: " + std::strerror(errno));
   nanovdb::GridHandle<nanovdb::HostBuffer> handle;
   try {
@@ -59,10 +81,22 @@ SdfGrid load_nvdb(const std::string& path) {
     throw InputError(path + ": not a readable NanoVDB file (" + e.what() + ")");
   }
   if (!handle) throw InputError(path + ": the file holds no grid");
+  return handle;
+}
+
+}  // namespace
+
+SdfGrid load_nvdb(const std::string& path) {
+  const auto handle = read_nvdb(path);
   return SdfGrid(handle.data(), handle.size(), path);
 }
 
-void save_nvdb(const SdfGrid& grid, const std::string& path) {
+MotionGrid load_motion_nvdb(const std::string& path) {
+  const auto handle = read_nvdb(path);
+  return MotionGrid(handle.data(), handle.size(), path);
+}
+
+void save_nvdb(const GridBuffer& grid, const std::string& path) {
   nanovdb::HostBuffer buffer(grid.size());
   std::memcpy(buffer.data(), grid.data(), grid.size());
   nanovdb::GridHandle<nanovdb::HostBuffer> handle(std::move(buffer));

@@ -37,14 +37,29 @@ std::vector<std::string> pose_files(const ColliderDesc& d, const std::string& wh
   return files;
 }
 
-std::string cache_name(const std::string& file, const std::string& bytes, double voxel, int band) {
+// `kind`: "" for a pose's level set, ".motion" for the motion from it to the next pose.
+std::string cache_name(const std::string& file, const std::string& bytes, double voxel, int band,
+                       const std::string& kind = "") {
   std::uint64_t h = fingerprint_bytes(bytes.data(), bytes.size(), 0);
   h = fingerprint_bytes(&voxel, sizeof voxel, h);
   h = fingerprint_bytes(&band, sizeof band, h);
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
   const fs::path p(file);
-  return (p.parent_path() / ".drape-sdf" / (p.filename().string() + "." + hex + ".nvdb")).string();
+  return (p.parent_path() / ".drape-sdf" / (p.filename().string() + kind + "." + hex + ".nvdb"))
+      .string();
+}
+
+// Loads a cached grid, or builds it and caches it (where the folder can be made; a run that
+// cannot write there rebuilds next time).
+template <class Grid, class Load, class Build>
+std::shared_ptr<const Grid> cached(const std::string& path, Load load, Build build) {
+  if (fs::exists(path)) return std::make_shared<Grid>(load(path));
+  auto grid = std::make_shared<Grid>(build());
+  std::error_code ec;
+  fs::create_directories(fs::path(path).parent_path(), ec);
+  if (!ec) save_nvdb(*grid, path);
+  return grid;
 }
 
 }  // namespace
@@ -72,17 +87,27 @@ void load_pose_sequence(Collider& c, double fps, const std::string& scene_path) 
     }
   }
   const int band = d.band + static_cast<int>(std::ceil(motion / d.voxel_size));
+  // The surface's motion is smooth and only read for friction: a grid of kMotionVoxels level-set
+  // voxels per voxel, over the same band.
+  constexpr double kMotionVoxels = 4.0;
+  const double motion_voxel = kMotionVoxels * d.voxel_size;
+  const int motion_band = static_cast<int>(std::ceil(band / kMotionVoxels)) + 1;
+  std::vector<std::string> bytes;
+  for (const std::string& file : files) bytes.push_back(read_file(file));
   for (std::size_t k = 0; k < files.size(); ++k) {
-    const std::string cached = cache_name(files[k], read_file(files[k]), d.voxel_size, band);
-    if (fs::exists(cached)) {
-      c.poses.push_back(std::make_shared<SdfGrid>(load_nvdb(cached)));
-      continue;
-    }
-    auto grid = std::make_shared<SdfGrid>(build_mesh_sdf(meshes[k], d.voxel_size, band));
-    std::error_code ec;
-    fs::create_directories(fs::path(cached).parent_path(), ec);
-    if (!ec) save_nvdb(*grid, cached);
-    c.poses.push_back(std::move(grid));
+    c.poses.push_back(
+        cached<SdfGrid>(cache_name(files[k], bytes[k], d.voxel_size, band), load_nvdb,
+                        [&] { return build_mesh_sdf(meshes[k], d.voxel_size, band); }));
+    if (k + 1 == files.size()) break;
+    c.motion.push_back(cached<MotionGrid>(
+        cache_name(files[k], bytes[k] + bytes[k + 1], motion_voxel, motion_band, ".motion"),
+        load_motion_nvdb, [&] {
+          std::vector<glm::dvec3> displacement(meshes[k].positions.size());
+          for (std::size_t i = 0; i < displacement.size(); ++i) {
+            displacement[i] = meshes[k + 1].positions[i] - meshes[k].positions[i];
+          }
+          return build_surface_motion(meshes[k], displacement, motion_voxel, motion_band);
+        }));
   }
   c.grid = c.poses.front();
   c.pose_triangles = meshes.front().triangles;

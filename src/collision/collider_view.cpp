@@ -46,7 +46,8 @@ kernels::ColliderView base_view(const Collider& collider, double t_before, doubl
 }  // namespace
 
 kernels::ColliderView make_view(const Collider& collider, double t_before, double t_now,
-                                const std::vector<const void*>& poses) {
+                                const std::vector<const void*>& poses,
+                                const std::vector<const void*>& motion) {
   if (collider.poses.empty()) {
     return base_view(collider, t_before, t_now, poses.empty() ? nullptr : poses.front());
   }
@@ -56,15 +57,22 @@ kernels::ColliderView make_view(const Collider& collider, double t_before, doubl
     v.grid_next = static_cast<const nanovdb::FloatGrid*>(poses[b.next]);
     v.blend = static_cast<float>(b.s);
   }
+  // The surface moves linearly between two poses: the substep's share of the interval it is in.
+  const PoseBlend during = collider.blend_at(0.5 * (t_before + t_now));
+  if (during.next != during.k && during.k < motion.size()) {
+    v.motion = static_cast<const nanovdb::Vec3fGrid*>(motion[during.k]);
+    v.motion_scale = static_cast<float>(collider.pose_fps * (t_now - t_before));
+  }
   return v;
 }
 
 kernels::ColliderView make_view(const Collider& collider, double t_before, double t_now,
                                 const void* grid) {
   if (collider.poses.empty()) return base_view(collider, t_before, t_now, grid);
-  std::vector<const void*> host;
+  std::vector<const void*> host, motion;
   for (const auto& pose : collider.poses) host.push_back(pose->data());
-  return make_view(collider, t_before, t_now, host);
+  for (const auto& m : collider.motion) motion.push_back(m->data());
+  return make_view(collider, t_before, t_now, host, motion);
 }
 
 std::size_t count_penetrations(const std::vector<Collider>& colliders,

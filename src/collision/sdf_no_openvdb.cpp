@@ -13,6 +13,10 @@ SdfGrid build_mesh_sdf(const TriMesh&, double, int) {
   throw RuntimeError("mesh colliders need OpenVDB, and this drape was built without it");
 }
 
+MotionGrid build_surface_motion(const TriMesh&, const std::vector<glm::dvec3>&, double, int) {
+  throw RuntimeError("mesh sequences need OpenVDB, and this drape was built without it");
+}
+
 SdfGrid load_vdb(const std::string& path, const std::string&) {
   throw RuntimeError(path +
                      ": reading .vdb files needs OpenVDB, and this drape was built without it");

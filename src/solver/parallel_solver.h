@@ -62,15 +62,20 @@ class ParallelSolver final : public Solver {
     m_v.upload(std::vector<glm::vec3>(m_vertices, glm::vec3(0.0f)));
     m_w.upload(std::vector<float>(cloth.inv_mass.begin(), cloth.inv_mass.end()));
 
-    // Level sets (every pose of a sequence) go to the backend's memory once; analytic colliders
-    // need nothing there.
+    // Level sets (every pose of a sequence, and its motion grids) go to the backend's memory
+    // once; analytic colliders need nothing there.
     m_grids.resize(m_colliders.size());
+    m_motion.resize(m_colliders.size());
     for (std::size_t c = 0; c < m_colliders.size(); ++c) {
       const Collider& collider = m_colliders[c];
       if (!collider.poses.empty()) {
         m_grids[c].resize(collider.poses.size());
         for (std::size_t k = 0; k < collider.poses.size(); ++k) {
           m_grids[c][k].upload(collider.poses[k]->blocks());
+        }
+        m_motion[c].resize(collider.motion.size());
+        for (std::size_t k = 0; k < collider.motion.size(); ++k) {
+          m_motion[c][k].upload(collider.motion[k]->blocks());
         }
       } else if (collider.grid) {
         m_grids[c].resize(1);
@@ -287,9 +292,10 @@ class ParallelSolver final : public Solver {
     const double t_before = static_cast<double>(m_substeps_done) * dt;
     std::vector<kernels::ColliderView> views;
     for (std::size_t c = 0; c < m_colliders.size(); ++c) {
-      std::vector<const void*> grids;
+      std::vector<const void*> grids, motion;
       for (auto& pose : m_grids[c]) grids.push_back(pose.data());
-      views.push_back(make_view(m_colliders[c], t_before, t_before + dt, grids));
+      for (auto& m : m_motion[c]) motion.push_back(m.data());
+      views.push_back(make_view(m_colliders[c], t_before, t_before + dt, grids, motion));
       views.back().coulomb = m_params.xpbd;
     }
     m_collider_views.upload(views);
@@ -323,7 +329,8 @@ class ParallelSolver final : public Solver {
   Buffer<float> m_attach_length;
   Buffer<std::uint32_t> m_triangles, m_vertex_triangle_offsets, m_vertex_triangles;
   Buffer<glm::vec3> m_air;
-  std::vector<std::vector<Buffer<SdfGrid::Block>>> m_grids;  // per collider, per pose
+  std::vector<std::vector<Buffer<GridBuffer::Block>>> m_grids;   // per collider, per pose
+  std::vector<std::vector<Buffer<GridBuffer::Block>>> m_motion;  // per collider, per interval
   Buffer<kernels::ColliderView> m_collider_views;
   long long m_substeps_done = 0;
   std::unique_ptr<StitchConstraints<Exec>> m_stitches;

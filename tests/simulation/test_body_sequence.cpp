@@ -82,12 +82,96 @@ TEST(BodySequence, AGrowingBodyNeverHoldsAVertexInside) {
     EXPECT_GT(top, 0.3) << backend;
     EXPECT_LT(top, 0.33) << backend;
   }
-  // The level sets were cached beside the poses, one per pose.
-  std::size_t cached = 0;
+  // The level sets were cached beside the poses, one per pose, and the surface's motion, one
+  // per interval between two poses.
+  std::size_t level_sets = 0, motion = 0;
   for (const auto& e : std::filesystem::directory_iterator(dir.file("grow/.drape-sdf"))) {
-    cached += e.path().extension() == ".nvdb";
+    if (e.path().extension() != ".nvdb") continue;
+    ++(e.path().filename().string().find(".motion.") != std::string::npos ? motion : level_sets);
   }
-  EXPECT_EQ(cached, 5u);
+  EXPECT_EQ(level_sets, 5u);
+  EXPECT_EQ(motion, 4u);
+}
+
+// A box from `lo` to `hi` as OBJ text (outward-facing triangles).
+std::string box_obj(const glm::dvec3& lo, const glm::dvec3& hi) {
+  std::string obj;
+  for (int i = 0; i < 8; ++i) {
+    obj += "v " + std::to_string(i & 1 ? hi.x : lo.x) + " " + std::to_string(i & 2 ? hi.y : lo.y) +
+           " " + std::to_string(i & 4 ? hi.z : lo.z) + "\n";
+  }
+  for (const char* f : {"1 3 4", "1 4 2", "5 6 8", "5 8 7", "1 2 6", "1 6 5", "3 7 8", "3 8 4",
+                        "1 5 7", "1 7 3", "2 4 8", "2 8 6"}) {
+    obj += std::string("f ") + f + "\n";
+  }
+  return obj;
+}
+
+TEST(BodySequence, TheSurfacesMotionIsCarriedToTheVoxelsNearIt) {
+  if (!have_openvdb()) GTEST_SKIP() << "built without OpenVDB: no mesh-to-SDF";
+  testing::TempDir dir;
+  dir.write("ball.obj", sphere_obj(0.2, 32));
+  const TriMesh ball = load_mesh(dir.file("ball.obj"));
+  // A turn of 0.1 rad about Y: each vertex moves by R p - p, tangent to the sphere.
+  const double a = 0.1;
+  std::vector<glm::dvec3> turn;
+  for (const glm::dvec3& p : ball.positions) {
+    turn.emplace_back(std::cos(a) * p.x + std::sin(a) * p.z - p.x, 0.0,
+                      -std::sin(a) * p.x + std::cos(a) * p.z - p.z);
+  }
+  const MotionGrid motion = build_surface_motion(ball, turn, 0.02, 3);
+  for (double angle : {0.0, 1.0, 2.5, 4.0}) {
+    for (double r : {0.19, 0.2, 0.21}) {
+      const glm::dvec3 p(r * std::cos(angle), 0.05, r * std::sin(angle));
+      const glm::dvec3 on_surface = p * (0.2 / glm::length(p));
+      const glm::dvec3 expected(
+          std::cos(a) * on_surface.x + std::sin(a) * on_surface.z - on_surface.x, 0.0,
+          -std::sin(a) * on_surface.x + std::cos(a) * on_surface.z - on_surface.z);
+      // 2 cm voxels on a 0.2 m sphere: trilinear blends of neighbouring surface points.
+      EXPECT_LT(glm::length(motion.sample(p) - expected), 0.1 * glm::length(expected))
+          << "angle " << angle << " r " << r;
+    }
+  }
+  EXPECT_EQ(motion.sample(glm::dvec3(0.0, 0.0, 0.0)), glm::dvec3(0.0));  // beyond the band
+}
+
+// A 40 cm cloth resting on a slab that slides 0.3 m along X in one second, then stops: as a pose
+// sequence it carries the cloth as the same slab moved rigidly by `motion` keys does.
+TEST(BodySequence, ClothOnATranslatingSequenceIsCarriedLikeOnARigidMotion) {
+  if (!have_openvdb()) GTEST_SKIP() << "built without OpenVDB: no mesh-to-SDF";
+  testing::TempDir dir;
+  std::filesystem::create_directories(dir.file("slide"));
+  const glm::dvec3 lo(-0.4, -0.05, -0.4), hi(0.4, 0.05, 0.4);
+  dir.write("slab.obj", box_obj(lo, hi));
+  for (int k = 0; k <= 6; ++k) {
+    const glm::dvec3 shift(0.05 * k, 0.0, 0.0);
+    dir.write("slide/slab." + std::to_string(k) + ".obj", box_obj(lo + shift, hi + shift));
+  }
+  const std::string cloth =
+      R"({"fps": 24, "frames": 36, "solver": {"backend": "BACKEND", "substeps": 8, "iterations": 10},
+          "cloth": {"mesh": {"grid": {"resolution": [12, 12], "size": [0.4, 0.4],
+                                      "center": [0, 0.06, 0]}}},
+          "colliders": [)";
+  for (const std::string backend : {"reference", "cpu"}) {
+    std::string text = cloth;
+    text.replace(text.find("BACKEND"), 7, backend);
+    Simulation sequence(parse_scene(
+        text + R"({"mesh": "slide/slab.%d.obj", "fps": 6, "voxel_size": 0.01, "friction": 0.5}]})",
+        dir.file("scene.json")));
+    Simulation rigid(parse_scene(text + R"({"mesh": "slab.obj", "voxel_size": 0.01,
+        "friction": 0.5, "motion": [{"time": 0}, {"time": 1, "translate": [0.3, 0, 0]}]}]})",
+                                 dir.file("scene.json")));
+    sequence.step(36);
+    rigid.step(36);
+    double worst = 0.0, carried = 0.0;
+    for (std::size_t i = 0; i < rigid.positions().size(); ++i) {
+      worst = std::max(worst, glm::length(sequence.positions()[i] - rigid.positions()[i]));
+      carried += (sequence.positions()[i].x - cloth_model(sequence).mesh.positions[i].x) /
+                 static_cast<double>(rigid.positions().size());
+    }
+    EXPECT_GT(carried, 0.25) << backend;  // friction 0.5 holds the cloth after a short slip
+    EXPECT_LT(worst, 5e-3) << backend;
+  }
 }
 
 TEST(BodySequence, ASequenceOfOnePoseRepeatedMatchesTheStaticMesh) {
