@@ -67,12 +67,17 @@ Cost measure(const drape::Scene& scene, const drape::Collider& collider, int fra
   const glm::vec3* xp = x.data();
   const std::vector<float> w(p.size(), 1.0f);
   const float* wp = w.data();
+  // Every pass samples every vertex: the clearance is forgotten before each.
+  std::vector<glm::vec3> at(p.size());
+  std::vector<float> reach(p.size());
+  const drape::kernels::Clearance clear{at.data(), reach.data()};
   for (int f = 0; f < frames; ++f) {
     const Clock::time_point t0 = Clock::now();
     for (int pass = 0; pass < params.substeps * params.iterations; ++pass) {
       exec.for_each_chunk(0, static_cast<std::uint32_t>(p.size()),
                           [=](std::uint32_t b, std::uint32_t e) {
-                            drape::kernels::collide_range(view, pp, xp, wp, b, e);
+                            std::fill(clear.reach + b, clear.reach + e, 0.0f);
+                            drape::kernels::collide_range(view, pp, xp, wp, clear, true, b, e);
                           });
     }
     collision_ms.push_back(1000.0 * seconds_since(t0));

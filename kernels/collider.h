@@ -255,6 +255,16 @@ DRAPE_HD bool signed_distance(const ColliderView& c, const V& p, typename V::val
   return false;
 }
 
+// How far a vertex may move before a collider it is `distance` from (a lower bound, world units)
+// can come within `thickness`. Level sets are trilinear in voxel values that are exact distances
+// (slope at most 1 along each axis), so their slope is at most sqrt(3); analytic shapes' is 1.
+// A user's level set steeper than that (not a distance field) would let a contact be missed.
+constexpr float kSafeSlope = 1.7320508f;
+DRAPE_HD inline float clearance_reach(float distance, float thickness) {
+  const float r = (distance - thickness) / kSafeSlope;
+  return r > 0.0f ? r : 0.0f;
+}
+
 // Projects one vertex out of one collider (spec section 3): if phi < thickness, push along the
 // normalised gradient to the thickness, then take the displacement d since the start of the
 // substep, relative to the collider (x_start carried along by its motion, and on a pose sequence
@@ -263,19 +273,37 @@ DRAPE_HD bool signed_distance(const ColliderView& c, const V& p, typename V::val
 // With `coulomb` (Macklin et al. 2014, "Unified Particle Physics", section 6.1), the tangential
 // displacement is taken away only up to friction x the push of this projection: the vertex
 // sticks while |d_t| < friction x push and slides with kinetic friction beyond.
-// Returns true when the vertex was in contact.
+// Returns true when the vertex was in contact. `reach`, when given, gets how far (world units)
+// the vertex may move before this collider can touch it: 0 in contact (see kSafeSlope).
 template <class V>
-DRAPE_HD bool collide(const ColliderView& c, V& p, const V& x_start, GridAccessors* acc = nullptr) {
+DRAPE_HD bool collide(const ColliderView& c, V& p, const V& x_start, GridAccessors* acc = nullptr,
+                      float* reach = nullptr) {
   using T = typename V::value_type;
   T phi;
   V grad;
   const T thickness = static_cast<T>(c.thickness);
   const V local = c.now.to_local(p);
+  const bool grid = c.shape == Shape::grid;
+  const float margin = grid ? 0.8661f * static_cast<float>(c.grid->voxelSize()[0]) : 0.0f;
   if (!signed_distance(c, local, phi, grad, thickness / static_cast<T>(c.now.scale), acc)) {
+    // Beyond the band: at least the background less the nearest voxel's half-diagonal away;
+    // between two poses only one of them is known to be that far.
+    if (reach != nullptr) {
+      const bool blended = c.grid_next != nullptr && c.blend > 0.0f;
+      *reach = blended ? 0.0f
+                       : clearance_reach((c.grid->tree().background() - margin) * c.now.scale,
+                                         c.thickness);
+    }
     return false;
   }
   phi *= static_cast<T>(c.now.scale);
-  if (phi >= thickness) return false;
+  if (phi >= thickness) {
+    if (reach != nullptr) {
+      *reach = clearance_reach(static_cast<float>(phi) - margin * c.now.scale, c.thickness);
+    }
+    return false;
+  }
+  if (reach != nullptr) *reach = 0.0f;
   V start = c.before.to_local(x_start);
   if (c.motion != nullptr) {
     const nanovdb::Vec3f m = sample_motion(*c.motion, glm::vec3(local));
@@ -304,20 +332,48 @@ DRAPE_HD bool collide(const ColliderView& c, V& p, const V& x_start, GridAccesso
   return true;
 }
 
-// Collides vertices [begin, end) with one collider, skipping pinned ones; a level set's accessor
-// is shared along the range, which is spatially coherent in mesh order.
+// Where the colliders were last sampled for each vertex during a substep, and how far it may move
+// from there before any of them can touch it (kSafeSlope): a vertex still within that reach is
+// skipped, which leaves every position as sampling it would (it would not be in contact). While
+// a range is being collided, a negative reach -(1 + r) carries the smallest r found so far.
+struct Clearance {
+  glm::vec3* at;
+  float* reach;
+};
+
+// Collides vertices [begin, end) with one collider, skipping pinned ones and those the clearance
+// (decided at the first collider) lets go; `acc`: a level set's accessors, shared along the
+// range, which is spatially coherent in mesh order.
+template <class V>
+DRAPE_HD void collide_vertices(const ColliderView& c, V* p, const V* x_start, const float* inv_mass,
+                               Clearance clear, bool first, std::uint32_t begin, std::uint32_t end,
+                               GridAccessors* acc) {
+  for (std::uint32_t i = begin; i < end; ++i) {
+    if (inv_mass[i] == 0.0f) continue;
+    float& reach = clear.reach[i];
+    if (first) {
+      const glm::vec3 moved = glm::vec3(p[i]) - clear.at[i];
+      if (reach > 0.0f && glm::dot(moved, moved) < reach * reach) continue;
+      clear.at[i] = glm::vec3(p[i]);
+      reach = -1.0f - 1e30f;
+    } else if (reach >= 0.0f) {
+      continue;
+    }
+    float r = 0.0f;
+    collide(c, p[i], x_start[i], acc, &r);
+    const float so_far = -reach - 1.0f;
+    reach = -1.0f - (r < so_far ? r : so_far);
+  }
+}
+
 template <class V>
 DRAPE_HD void collide_range(const ColliderView& c, V* p, const V* x_start, const float* inv_mass,
-                            std::uint32_t begin, std::uint32_t end) {
+                            Clearance clear, bool first, std::uint32_t begin, std::uint32_t end) {
   if (c.shape == Shape::grid) {
     GridAccessors acc(c);
-    for (std::uint32_t i = begin; i < end; ++i) {
-      if (inv_mass[i] != 0.0f) collide(c, p[i], x_start[i], &acc);
-    }
-    return;
-  }
-  for (std::uint32_t i = begin; i < end; ++i) {
-    if (inv_mass[i] != 0.0f) collide(c, p[i], x_start[i]);
+    collide_vertices(c, p, x_start, inv_mass, clear, first, begin, end, &acc);
+  } else {
+    collide_vertices(c, p, x_start, inv_mass, clear, first, begin, end, nullptr);
   }
 }
 
@@ -328,10 +384,21 @@ struct CollideChunk {
   const ColliderView* colliders;
   std::uint32_t count;
   ParticleView s;
+  Clearance clear;
   DRAPE_HD void operator()(std::uint32_t begin, std::uint32_t end) const {
-    for (std::uint32_t c = 0; c < count; ++c)
-      collide_range(colliders[c], s.p, s.x, s.w, begin, end);
+    for (std::uint32_t c = 0; c < count; ++c) {
+      collide_range(colliders[c], s.p, s.x, s.w, clear, c == 0, begin, end);
+    }
+    for (std::uint32_t i = begin; i < end; ++i) {
+      if (clear.reach[i] < 0.0f) clear.reach[i] = -clear.reach[i] - 1.0f;
+    }
   }
+};
+
+// Forgets every clearance (the colliders have moved): at the start of each substep.
+struct ForgetClearance {
+  float* reach;
+  DRAPE_HD void operator()(std::uint32_t i) const { reach[i] = 0.0f; }
 };
 
 // The signed distance of a world point to a collider at its current placement, in world units;

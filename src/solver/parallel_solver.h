@@ -60,6 +60,8 @@ class ParallelSolver final : public Solver {
     m_x.upload(x);
     m_p.upload(x);
     m_v.upload(std::vector<glm::vec3>(m_vertices, glm::vec3(0.0f)));
+    m_clear_at.upload(std::vector<glm::vec3>(m_vertices, glm::vec3(0.0f)));
+    m_clear_reach.upload(std::vector<float>(m_vertices, 0.0f));
     m_w.upload(std::vector<float>(cloth.inv_mass.begin(), cloth.inv_mass.end()));
 
     // Level sets (every pose of a sequence, and its motion grids) go to the backend's memory
@@ -178,7 +180,11 @@ class ParallelSolver final : public Solver {
          m_bend_rest.data()},
         m_k_bend};
     const kernels::CollideChunk collide{upload_collider_views(),
-                                        static_cast<std::uint32_t>(m_colliders.size()), s};
+                                        static_cast<std::uint32_t>(m_colliders.size()),
+                                        s,
+                                        {m_clear_at.data(), m_clear_reach.data()}};
+    if (collide.count > 0)
+      m_exec.for_each(0, m_vertices, kernels::ForgetClearance{collide.clear.reach});
     if (m_attach)
       m_attach->begin_substep(s, static_cast<double>(m_substeps_done + 1) * m_params.dt());
     if (m_stitches) m_stitches->begin_substep(static_cast<double>(m_substeps_done) * m_params.dt());
@@ -321,6 +327,8 @@ class ParallelSolver final : public Solver {
   std::vector<std::uint32_t> m_stretch_offsets, m_bend_offsets, m_shear_offsets;
   Buffer<glm::vec3> m_x, m_p, m_v;
   Buffer<float> m_w;
+  Buffer<glm::vec3> m_clear_at;  // kernels::Clearance: where the colliders were last sampled
+  Buffer<float> m_clear_reach;
   Buffer<std::uint32_t> m_stretch_v0, m_stretch_v1, m_shear_v0, m_shear_v1;
   Buffer<std::uint32_t> m_bend_v1, m_bend_v2, m_bend_v3, m_bend_v4;
   Buffer<float> m_stretch_rest, m_shear_rest, m_bend_rest;
