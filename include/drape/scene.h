@@ -93,6 +93,9 @@ struct ClothDesc {
   std::vector<StitchDesc> stitches;
   std::string stitches_path;
   double sew_time = 0.0, stitch_stiffness = 1.0, stitch_compliance = 0.0;
+  // Projections of every stitch per solver iteration: a seam sewn both ways is a chain that one
+  // Gauss-Seidel pass closes slowly.
+  int stitch_passes = 1;
   std::vector<AttachDesc> attach;
 };
 

@@ -301,10 +301,10 @@ StitchDesc read_stitch(const ObjectReader& r, const json& e, std::size_t i) {
 }
 
 // cloth.stitches (an array, or a file with `stitch v a b t` lines), sew_time, stitch_stiffness
-// (pbd) and stitch_compliance (xpbd).
+// (pbd), stitch_compliance (xpbd) and stitch_passes.
 void read_sewing(const ObjectReader& r, const std::string& file, ClothDesc& c) {
   const bool xpbd = c.model == ClothModelKind::xpbd;
-  for (const char* key : {"sew_time", "stitch_stiffness", "stitch_compliance"}) {
+  for (const char* key : {"sew_time", "stitch_stiffness", "stitch_compliance", "stitch_passes"}) {
     if (r.has(key) && !r.has("stitches")) r.fail("needs cloth.stitches", key);
   }
   if (r.has(xpbd ? "stitch_stiffness" : "stitch_compliance")) {
@@ -315,6 +315,7 @@ void read_sewing(const ObjectReader& r, const std::string& file, ClothDesc& c) {
   c.sew_time = r.number("sew_time", 0.0, 0.0, kHuge);
   c.stitch_stiffness = r.number("stitch_stiffness", 1.0, 0.0, 1.0);
   c.stitch_compliance = r.number("stitch_compliance", 0.0, 0.0, 1.0);
+  c.stitch_passes = r.integer("stitch_passes", 1, 1, 64);
   if (!r.has("stitches")) return;
   const json& value = r.at("stitches");
   if (value.is_string()) {
@@ -343,11 +344,11 @@ AirDesc read_air(const ObjectReader& a) {
 
 // `mesh_here`: the mesh is a key of this object (a scene file), or given elsewhere (settings).
 ClothDesc read_cloth(const ObjectReader& r, const std::string& file, bool mesh_here) {
-  r.allow_only({"mesh",      "transform", "pins",      "stretch",          "shear",
-                "bend",      "damping",   "thickness", "friction",         "self_collision",
-                "model",     "material",  "mass",      "max_strain",       "rest_mesh",
-                "bend_rest", "stitches",  "sew_time",  "stitch_stiffness", "stitch_compliance",
-                "attach"});
+  r.allow_only({"mesh",          "transform", "pins",      "stretch",          "shear",
+                "bend",          "damping",   "thickness", "friction",         "self_collision",
+                "model",         "material",  "mass",      "max_strain",       "rest_mesh",
+                "bend_rest",     "stitches",  "sew_time",  "stitch_stiffness", "stitch_compliance",
+                "stitch_passes", "attach"});
   ClothDesc c;
   if (!mesh_here) {
     if (r.has("mesh")) r.fail("give the mesh as the positions and triangles arrays", "mesh");

@@ -90,20 +90,76 @@ bool SeamNeighbours::joined(std::uint32_t u, std::uint32_t w) const {
   return std::binary_search(vertices.begin() + offsets[u], vertices.begin() + offsets[u + 1], w);
 }
 
-SeamNeighbours seam_neighbours(const StitchSet& stitches, std::size_t vertex_count) {
-  std::vector<std::vector<std::uint32_t>> lists(stitches.size() > 0 ? vertex_count : 0);
-  for (std::size_t k = 0; k < stitches.size(); ++k) {
-    for (std::uint32_t end : {stitches.a[k], stitches.b[k]}) {
-      lists[stitches.v[k]].push_back(end);
-      lists[end].push_back(stitches.v[k]);
-    }
-  }
-  SeamNeighbours out;
-  if (lists.empty()) return out;
-  out.offsets.push_back(0);
+namespace {
+
+std::vector<std::vector<std::uint32_t>> sorted_unique(
+    std::vector<std::vector<std::uint32_t>> lists) {
   for (auto& list : lists) {
     std::sort(list.begin(), list.end());
     list.erase(std::unique(list.begin(), list.end()), list.end());
+  }
+  return lists;
+}
+
+// The vertices of the triangles around each vertex (itself included), sorted.
+std::vector<std::vector<std::uint32_t>> one_rings(const std::vector<glm::uvec3>& triangles,
+                                                  std::size_t vertex_count) {
+  std::vector<std::vector<std::uint32_t>> ring(vertex_count);
+  for (const glm::uvec3& t : triangles) {
+    for (int i = 0; i < 3; ++i) ring[t[i]].insert(ring[t[i]].end(), {t.x, t.y, t.z});
+  }
+  return sorted_unique(std::move(ring));
+}
+
+bool share_any(const std::vector<std::uint32_t>& x, const std::vector<std::uint32_t>& y) {
+  auto i = x.begin();
+  auto j = y.begin();
+  while (i != x.end() && j != y.end()) {
+    if (*i == *j) return true;
+    *i < *j ? ++i : ++j;
+  }
+  return false;
+}
+
+}  // namespace
+
+SeamNeighbours seam_neighbours(const StitchSet& stitches, const std::vector<glm::uvec3>& triangles,
+                               std::size_t vertex_count) {
+  SeamNeighbours out;
+  if (stitches.size() == 0) return out;
+  std::vector<std::vector<std::uint32_t>> direct(vertex_count);
+  for (std::size_t k = 0; k < stitches.size(); ++k) {
+    for (std::uint32_t end : {stitches.a[k], stitches.b[k]}) {
+      direct[stitches.v[k]].push_back(end);
+      direct[end].push_back(stitches.v[k]);
+    }
+  }
+  direct = sorted_unique(std::move(direct));
+  std::vector<std::vector<std::uint32_t>> lists = direct;
+  for (std::size_t u = 0; u < vertex_count; ++u) {
+    for (std::uint32_t w : direct[u]) {
+      for (std::uint32_t x : direct[w]) {
+        if (x != u) lists[u].push_back(x);
+      }
+    }
+  }
+  const std::vector<std::vector<std::uint32_t>> ring = one_rings(triangles, vertex_count);
+  for (std::size_t k = 0; k < stitches.size(); ++k) {
+    const std::uint32_t v = stitches.v[k];
+    for (std::uint32_t end : {stitches.a[k], stitches.b[k]}) {
+      if (!share_any(ring[v], ring[end])) continue;  // more than two edges apart
+      for (std::uint32_t x : ring[v]) {
+        for (std::uint32_t y : ring[end]) {
+          if (x == y) continue;
+          lists[x].push_back(y);
+          lists[y].push_back(x);
+        }
+      }
+    }
+  }
+  lists = sorted_unique(std::move(lists));
+  out.offsets.push_back(0);
+  for (const auto& list : lists) {
     out.vertices.insert(out.vertices.end(), list.begin(), list.end());
     out.offsets.push_back(static_cast<std::uint32_t>(out.vertices.size()));
   }

@@ -25,15 +25,20 @@ struct StitchSet {
   }
 };
 
-// For each vertex, the vertices a stitch joins it to (v to a and b, and back), sorted: the two
-// sides of a seam are neighbours, like the corners of one triangle.
+// For each vertex, the vertices sewing brings against it, sorted: the two sides of a seam are
+// neighbours, like the corners of one triangle. Joined are: the ends of a stitch (v to a and b,
+// and back); two vertices sewn to a common vertex (where three panels meet, or a pleat's layers);
+// and, for a stitch whose ends are at most two edges apart on the mesh (a tuck: the fabric between
+// them folds flat), every vertex of a triangle at one end to every vertex of a triangle at the
+// other.
 struct SeamNeighbours {
   std::vector<std::uint32_t> offsets, vertices;  // vertex u's: vertices[offsets[u], offsets[u+1])
 
   bool empty() const { return vertices.empty(); }
   bool joined(std::uint32_t u, std::uint32_t w) const;
 };
-SeamNeighbours seam_neighbours(const StitchSet& stitches, std::size_t vertex_count);
+SeamNeighbours seam_neighbours(const StitchSet& stitches, const std::vector<glm::uvec3>& triangles,
+                               std::size_t vertex_count);
 
 // Positions with every stitch closed: Gauss-Seidel passes that move the stitched vertices and
 // their edges towards each other (pinned vertices stay), starting from p.

@@ -102,6 +102,7 @@ nlohmann::json settings_json(const Scene& scene, const ClothModel& cloth, int th
           {"sew_time", scene.cloth.sew_time},
           {"stitch_stiffness", scene.cloth.stitch_stiffness},
           {"stitch_compliance", scene.cloth.stitch_compliance},
+          {"stitch_passes", scene.cloth.stitch_passes},
           {"attached", cloth.attachments.size()}};
 }
 

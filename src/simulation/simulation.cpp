@@ -67,7 +67,7 @@ struct Simulation::Impl {
         solver(make_solver(scene.solver.backend, cloth, physics_params(scene),
                            SolverOptions{options.threads}, colliders)),
         positions(cloth.mesh.positions),
-        seams(seam_neighbours(cloth.stitches, cloth.mesh.positions.size())) {
+        seams(seam_neighbours(cloth.stitches, cloth.mesh.triangles, cloth.mesh.positions.size())) {
     record(0.0);
   }
 

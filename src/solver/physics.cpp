@@ -8,6 +8,10 @@ double scaled_stiffness(double k, int iterations) {
   return 1.0 - std::pow(1.0 - k, 1.0 / iterations);
 }
 
+double PhysicsParams::stitch_k() const {
+  return scaled_stiffness(stitch_stiffness, iterations * stitch_passes);
+}
+
 PhysicsParams physics_params(const Scene& scene) {
   PhysicsParams p;
   p.fps = scene.fps;
@@ -26,6 +30,7 @@ PhysicsParams physics_params(const Scene& scene) {
   p.sew_time = scene.cloth.sew_time;
   p.stitch_stiffness = scene.cloth.stitch_stiffness;
   p.stitch_compliance = scene.cloth.stitch_compliance;
+  p.stitch_passes = scene.cloth.stitch_passes;
   p.self_collision.enabled = scene.cloth.self_collision;
   p.self_collision.thickness = scene.cloth.thickness;
   p.self_collision.friction = scene.cloth.friction;

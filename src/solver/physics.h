@@ -29,6 +29,9 @@ struct PhysicsParams {
   // Stitches shorten from their start length to zero over sew_time seconds (0: at once); PBD
   // stiffness in [0, 1], XPBD compliance in m/N.
   double sew_time = 0.0, stitch_stiffness = 1.0, stitch_compliance = 0.0;
+  int stitch_passes = 1;  // stitch projections per iteration
+  // PBD's stitch stiffness per projection: `stitch_stiffness` over a substep's projections.
+  double stitch_k() const;
 
   double dt() const { return 1.0 / (fps * substeps); }
   // A stitch's length at time `t` seconds, as a fraction of its start length.

@@ -50,11 +50,10 @@ class ReferenceSolver final : public Solver {
         m_vertex_triangle_offsets(cloth.vertex_triangle_offsets),
         m_vertex_triangles(cloth.vertex_triangles),
         m_stitches(cloth.stitches),
-        m_seams(seam_neighbours(cloth.stitches, cloth.mesh.positions.size())),
+        m_seams(seam_neighbours(cloth.stitches, cloth.mesh.triangles, cloth.mesh.positions.size())),
         m_attachments(cloth.attachments),
         m_targets(cloth.attachments, cloth.mesh.positions, m_colliders),
-        m_k_stitch(params.xpbd ? 1.0
-                               : scaled_stiffness(params.stitch_stiffness, params.iterations)),
+        m_k_stitch(params.xpbd ? 1.0 : params.stitch_k()),
         m_stitch_alpha(params.stitch_compliance / (params.dt() * params.dt())) {
     const double dt2 = params.dt() * params.dt();
     for (auto* c : {&m_stretch_compliance, &m_shear_compliance, &m_bend_compliance}) {
@@ -216,23 +215,28 @@ class ReferenceSolver final : public Solver {
     }
   }
 
-  // Stitches in order: XPBD with their compliance, or PBD with the scaled stiffness.
+  // Stitches in order, stitch_passes times: XPBD with their compliance, or PBD with the scaled
+  // stiffness.
   void project_stitches() {
     const StitchSet& st = m_stitches;
-    for (std::size_t k = 0; k < st.size(); ++k) {
-      const std::uint32_t v = st.v[k], a = st.a[k], b = st.b[k];
-      const double t = st.t[k];
-      V3 n{0.0, 0.0, 0.0};
-      const double dl =
-          kernels::stitch_dlambda(vec(m_p[v]), m_w[v], vec(m_p[a]), m_w[a], vec(m_p[b]), m_w[b], t,
-                                  st.length[k] * m_stitch_fraction,
-                                  m_params.xpbd ? m_stitch_alpha : 0.0, m_stitch_lambda[k], n);
-      m_stitch_lambda[k] += dl;
-      const glm::dvec3 step = to_glm(n) * (dl * m_k_stitch);
-      m_p[v] += step * m_w[v];
-      m_p[a] -= step * ((1.0 - t) * m_w[a]);
-      m_p[b] -= step * (t * m_w[b]);
+    for (int pass = 0; pass < m_params.stitch_passes; ++pass) {
+      for (std::size_t k = 0; k < st.size(); ++k) project_stitch(st, k);
     }
+  }
+
+  void project_stitch(const StitchSet& st, std::size_t k) {
+    const std::uint32_t v = st.v[k], a = st.a[k], b = st.b[k];
+    const double t = st.t[k];
+    V3 n{0.0, 0.0, 0.0};
+    const double dl =
+        kernels::stitch_dlambda(vec(m_p[v]), m_w[v], vec(m_p[a]), m_w[a], vec(m_p[b]), m_w[b], t,
+                                st.length[k] * m_stitch_fraction,
+                                m_params.xpbd ? m_stitch_alpha : 0.0, m_stitch_lambda[k], n);
+    m_stitch_lambda[k] += dl;
+    const glm::dvec3 step = to_glm(n) * (dl * m_k_stitch);
+    m_p[v] += step * m_w[v];
+    m_p[a] -= step * ((1.0 - t) * m_w[a]);
+    m_p[b] -= step * (t * m_w[b]);
   }
 
   // The long-range attachments, then strain limiting over the edges in order.

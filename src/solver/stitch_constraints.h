@@ -35,10 +35,7 @@ class StitchConstraints {
     m_rest.resize(m_count);
     m_lambda.upload(std::vector<float>(m_count, 0.0f));
     m_alpha = static_cast<float>(params.stitch_compliance / (params.dt() * params.dt()));
-    m_k_prime =
-        params.xpbd
-            ? 1.0f
-            : static_cast<float>(scaled_stiffness(params.stitch_stiffness, params.iterations));
+    m_k_prime = params.xpbd ? 1.0f : static_cast<float>(params.stitch_k());
   }
 
   // Lengths at the end of the substep that starts at time `t`; XPBD multipliers back to 0.
@@ -55,8 +52,10 @@ class StitchConstraints {
         m_alpha,
         m_k_prime,
         m_params.xpbd};
-    for (std::size_t c = 0; c + 1 < m_offsets.size(); ++c) {
-      m_exec.for_each(m_offsets[c], m_offsets[c + 1], batch);
+    for (int pass = 0; pass < m_params.stitch_passes; ++pass) {
+      for (std::size_t c = 0; c + 1 < m_offsets.size(); ++c) {
+        m_exec.for_each(m_offsets[c], m_offsets[c + 1], batch);
+      }
     }
   }
 
