@@ -3,8 +3,8 @@
 // SDF at 5 mm and 2 mm. Results go to JSON.
 //
 // The share is measured on the resting state itself: the frame time of the solver, and the time
-// of the same collision passes (substeps x iterations x all vertices, through the same kernel and
-// launch layer) on that state. Comparing against a run without the collider would mislead: that
+// of the same collision passes (substeps x iterations over all vertices, through the same kernel
+// and launch layer, the clearance forgotten at each substep as the solver does) on that state. Comparing against a run without the collider would mislead: that
 // cloth falls flat, and the bend kernel's cost depends on how many pairs are flat.
 //
 //   bench_colliders [--body PATH] [--grid 128] [--frames 5] [--out bench/results/colliders.json]
@@ -58,27 +58,28 @@ Cost measure(const drape::Scene& scene, const drape::Collider& collider, int fra
   }
   solver->copy_positions(state);
   std::vector<glm::vec3> p(state.begin(), state.end());
-  const std::vector<glm::vec3> x = p;
+  std::vector<glm::vec3> x = p;
   const double t = 12.0 / params.fps;
   const drape::kernels::ColliderView view =
       drape::make_view(collider, t, t, collider.grid ? collider.grid->data() : nullptr);
   const drape::exec::CpuExec exec(drape::default_thread_count());
-  glm::vec3* pp = p.data();
-  const glm::vec3* xp = x.data();
   const std::vector<float> w(p.size(), 1.0f);
-  const float* wp = w.data();
-  // Every pass samples every vertex: the clearance is forgotten before each.
+  // As the solver does: the clearance is forgotten at each substep, then every iteration's pass
+  // samples the vertices that may have come near.
   std::vector<glm::vec3> at(p.size());
   std::vector<float> reach(p.size());
-  const drape::kernels::Clearance clear{at.data(), reach.data()};
+  const drape::kernels::CollideChunk chunk{
+      &view,
+      1,
+      {x.data(), p.data(), nullptr, w.data(), static_cast<std::uint32_t>(p.size())},
+      {at.data(), reach.data()}};
   for (int f = 0; f < frames; ++f) {
     const Clock::time_point t0 = Clock::now();
-    for (int pass = 0; pass < params.substeps * params.iterations; ++pass) {
-      exec.for_each_chunk(0, static_cast<std::uint32_t>(p.size()),
-                          [=](std::uint32_t b, std::uint32_t e) {
-                            std::fill(clear.reach + b, clear.reach + e, 0.0f);
-                            drape::kernels::collide_range(view, pp, xp, wp, clear, true, b, e);
-                          });
+    for (int substep = 0; substep < params.substeps; ++substep) {
+      std::fill(reach.begin(), reach.end(), 0.0f);
+      for (int it = 0; it < params.iterations; ++it) {
+        exec.for_each_chunk(0, static_cast<std::uint32_t>(p.size()), chunk);
+      }
     }
     collision_ms.push_back(1000.0 * seconds_since(t0));
   }
