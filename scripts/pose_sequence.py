@@ -7,7 +7,9 @@ order and the same faces, so a mesh-sequence collider can interpolate between th
 
 Motions:
   walk       a walking cycle in place: thighs swing +-20 degrees, knees bend up to 40 degrees on
-             the swing, arms swing against the legs; periodic (frame N would equal frame 0).
+             the swing, arms swing against the legs, and the whole body turns +-4 degrees about
+             the vertical through the hips (towards the forward leg) and rises up to 2 cm at
+             each mid-stance (when the legs pass); periodic (frame N would equal frame 0).
   arms_down  the arms come down from the A-pose to about 12 degrees from the body, eased in and
              out, elbows straight.
 
@@ -132,6 +134,12 @@ class Rig:
             out += w["thigh"][:, None] * (leg - v) + w["upper"][:, None] * (arm - v)
         return out
 
+    def place(self, positions, yaw, lift):
+        """The whole body turned `yaw` degrees about the vertical through the hips and raised
+        `lift` metres."""
+        centre = np.array([0.0, self.hip_y, self.v[:, 2].mean()])
+        return (positions - centre) @ rotation([0, 1, 0], yaw).T + centre + [0.0, lift, 0.0]
+
     def arm_angle(self, side):
         """The arm's angle from straight down in the A-pose, degrees."""
         d = self.sides[side]["axis"]
@@ -153,6 +161,13 @@ def walk(rig, t):
     return angles
 
 
+def walk_root(t):
+    """The body's turn (degrees) and rise (metres) at phase t of the walking cycle: it turns with
+    the forward thigh and is highest at mid-stance, when the legs pass each other."""
+    phase = 2.0 * math.pi * t
+    return 4.0 * math.sin(phase), 0.01 * (1.0 + math.cos(2.0 * phase))
+
+
 def arms_down(rig, t):
     ease = t * t * (3.0 - 2.0 * t)
     return {side: {"arm_down": ease * max(0.0, rig.arm_angle(side) - 12.0)} for side in (1.0, -1.0)}
@@ -172,7 +187,10 @@ def generate(body, motion, frames, out):
     for k in range(frames):
         t = k / frames if motion == "walk" else k / max(1, frames - 1)
         path = f"{out}.{k:04d}.obj"
-        write_obj(path, rig.pose(MOTIONS[motion](rig, t)), faces)
+        posed = rig.pose(MOTIONS[motion](rig, t))
+        if motion == "walk":
+            posed = rig.place(posed, *walk_root(t))
+        write_obj(path, posed, faces)
         paths.append(path)
     return paths
 
