@@ -4,8 +4,9 @@
 //
 // The share is measured on the resting state itself: the frame time of the solver, and the time
 // of the same collision passes (substeps x iterations over all vertices, through the same kernel
-// and launch layer, the clearance forgotten at each substep as the solver does) on that state. Comparing against a run without the collider would mislead: that
-// cloth falls flat, and the bend kernel's cost depends on how many pairs are flat.
+// and launch layer, the clearance forgotten at each substep as the solver does) on that state.
+// Comparing against a run without the collider would mislead: that cloth falls flat, and the
+// bend kernel's cost depends on how many pairs are flat.
 //
 //   bench_colliders [--body PATH] [--grid 128] [--frames 5] [--out bench/results/colliders.json]
 #include <algorithm>
