@@ -197,6 +197,39 @@ struct UnionRows {
   }
 };
 
+// The pairs of a row whose two elements (a point or an edge, a triangle or an edge) each have a
+// vertex in `zone`: of the pairs found where the stitches are closed, those sewing brings
+// together, not other layers that happen to lie close there.
+struct ZoneRows {
+  PairRows<std::uint64_t> rows;
+  SelfView view;
+  const std::uint32_t* owned_edges;
+  const std::uint32_t* owned_triangles;
+  const std::uint8_t* zone;
+
+  DRAPE_HD bool edge_in(std::uint32_t e) const {
+    return zone[view.edge_v0[e]] != 0 || zone[view.edge_v1[e]] != 0;
+  }
+  DRAPE_HD bool triangle_in(std::uint32_t t) const {
+    const glm::uvec3 tri = view.triangles[t];
+    return zone[tri.x] != 0 || zone[tri.y] != 0 || zone[tri.z] != 0;
+  }
+  DRAPE_HD std::uint32_t operator()(std::uint32_t v, std::uint64_t* row,
+                                    std::uint32_t capacity) const {
+    const std::uint64_t* in = rows.row(v);
+    std::uint32_t n = 0;
+    for (std::uint32_t i = 0; i < rows.counts[v]; ++i) {
+      const PairIds ids = decode_pair(v, in[i], owned_edges, owned_triangles);
+      const bool keep = ids.edge_edge ? edge_in(ids.first) && edge_in(ids.second)
+                                      : zone[ids.first] != 0 && triangle_in(ids.second);
+      if (!keep) continue;
+      if (n < capacity) row[n] = in[i];
+      ++n;
+    }
+    return n;
+  }
+};
+
 // Vertex v's near-group row (near_group_row) from the pairs the same search found at rest.
 struct NearRowQuery {
   PairRows<std::uint64_t> rest;

@@ -102,7 +102,7 @@ class SelfCollision {
     m_view.radius = static_cast<float>(params.thickness) * (1.0f + kSearchMargin);
     m_view.friction = static_cast<float>(params.friction);
 
-    build_near_rows(x, cloth.stitches, cloth.inv_mass, w);
+    build_near_rows(cloth, w);
   }
 
   bool every_iteration() const { return m_every_iteration; }
@@ -238,30 +238,53 @@ class SelfCollision {
   }
 
  private:
-  // Each vertex's near-group row from the rest pairs: the pairs the same search finds at the start
-  // positions x and, with stitches, also at x sewn (sewn_positions: every stitch closed), so that
-  // the two sides of a seam are neighbours, never contacts.
-  void build_near_rows(const std::vector<glm::dvec3>& x, const StitchSet& stitches,
-                       const std::vector<double>& inv_mass, const float* w) {
+  // Each vertex's near-group row from the rest pairs: the pairs the same search finds in the rest
+  // shape (cloth.rest_mesh, or the start positions) and, with stitches, those found at the start
+  // positions sewn (sewn_positions: every stitch closed) between elements at a seam (a vertex
+  // stitched or beside a stitched one), so that the two sides of a seam are neighbours, never
+  // contacts. A garment that starts draped keeps its layers apart: only its material and its seams
+  // are neighbours.
+  void build_near_rows(const ClothModel& cloth, const float* w) {
+    const StitchSet& stitches = cloth.stitches;
     CandidateRows<Exec, std::uint64_t> rest_pairs;
     rest_pairs.resize(m_vertices);
     Buffer<glm::vec3> rest;
-    rest.upload(std::vector<glm::vec3>(x.begin(), x.end()));
+    const std::vector<glm::dvec3>& shape = cloth.rest.empty() ? cloth.mesh.positions : cloth.rest;
+    rest.upload(std::vector<glm::vec3>(shape.begin(), shape.end()));
     find_pairs(rest.data(), w, rest_pairs);
-    CandidateRows<Exec, std::uint64_t> sewn_pairs, both;
+    CandidateRows<Exec, std::uint64_t> sewn_pairs, seam_pairs, both;
     if (stitches.size() > 0) {
-      const std::vector<glm::dvec3> sewn = sewn_positions(stitches, x, inv_mass);
+      const std::vector<glm::dvec3> sewn =
+          sewn_positions(stitches, cloth.mesh.positions, cloth.inv_mass);
       rest.upload(std::vector<glm::vec3>(sewn.begin(), sewn.end()));
       sewn_pairs.resize(m_vertices);
       find_pairs(rest.data(), w, sewn_pairs);
+      Buffer<std::uint8_t> zone;
+      zone.upload(seam_zone(cloth));
+      seam_pairs.resize(m_vertices);
+      seam_pairs.gather(m_exec, kernels::ZoneRows{sewn_pairs.pairs(), view(), m_owned.data(),
+                                                  m_owned_triangles.data(), zone.data()});
       both.resize(m_vertices);
-      both.gather(m_exec, kernels::UnionRows{rest_pairs.pairs(), sewn_pairs.pairs()});
+      both.gather(m_exec, kernels::UnionRows{rest_pairs.pairs(), seam_pairs.pairs()});
     }
     m_near.resize(m_vertices);
     m_near.gather(m_exec,
                   kernels::NearRowQuery{stitches.size() > 0 ? both.pairs() : rest_pairs.pairs(),
                                         m_owned.data(), m_owned_triangles.data(), w, view()});
     m_view.near = m_near.pairs();
+  }
+
+  // 1 for a vertex a stitch names or one that shares a triangle with it.
+  static std::vector<std::uint8_t> seam_zone(const ClothModel& cloth) {
+    std::vector<std::uint8_t> stitched(cloth.mesh.positions.size(), 0);
+    const StitchSet& st = cloth.stitches;
+    for (std::size_t k = 0; k < st.size(); ++k)
+      stitched[st.v[k]] = stitched[st.a[k]] = stitched[st.b[k]] = 1;
+    std::vector<std::uint8_t> zone = stitched;
+    for (const glm::uvec3& t : cloth.mesh.triangles) {
+      if (stitched[t.x] || stitched[t.y] || stitched[t.z]) zone[t.x] = zone[t.y] = zone[t.z] = 1;
+    }
+    return zone;
   }
 
   kernels::SelfView view() {

@@ -127,7 +127,8 @@ ClothModel build_cloth(const Scene& scene) {
   }
   resolve_attachments(scene, cloth);
   for (double w : cloth.inv_mass) cloth.pinned += w == 0.0;
-  const std::vector<glm::dvec3> rest = rest_positions(scene, cloth.mesh);
+  cloth.rest = rest_positions(scene, cloth.mesh);
+  const std::vector<glm::dvec3>& rest = cloth.rest;
   cloth.topology = build_topology(rest, cloth.mesh.triangles);
   if (cloth.topology.degenerate_triangles == cloth.mesh.triangles.size()) {
     throw InputError((scene.cloth.grid ? scene.path : scene.cloth.mesh_path) +

@@ -15,6 +15,8 @@ struct ClothModel {
   TriMesh mesh;                  // world-space positions, input order
   std::vector<double> inv_mass;  // w = 1 or 1 / (area mass), pins w = 0 (spec 1.1)
   Topology topology;             // rest values from cloth.rest_mesh when given
+  // The rest shape: cloth.rest_mesh's positions, or the mesh's; empty: the mesh's.
+  std::vector<glm::dvec3> rest;
   std::size_t pinned = 0;
   // XPBD compliance (1 / stiffness) per constraint, in topology order; empty for PBD.
   std::vector<double> stretch_compliance, shear_compliance, bend_compliance;

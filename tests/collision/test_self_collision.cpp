@@ -18,6 +18,7 @@
 #include "solver/reference_constraints.h"
 #include "solver/solver.h"
 #include "test_scenes.h"
+#include "test_util.h"
 
 namespace drape {
 namespace {
@@ -156,6 +157,38 @@ TEST(SelfCollisionSim, StackedSheetsOnASphereStayApart) {
   EXPECT_GT(mean_height(run.final, half, run.final.size()), mean_height(run.final, 0, half));
   // Without self-collision both sheets settle onto the same surface.
   const SimResult merged = simulate(testing::stacked_sheets(20, false), sphere_only(), 36);
+  EXPECT_LT(sheet_gap(merged.final, tris), scene.cloth.thickness / 2);
+}
+
+// Layers that start closer than the thickness are neighbours only if they are close in the rest
+// shape: two sheets 3 mm apart (thickness 8 mm) fall onto the sphere; with a rest mesh that
+// holds them 2 cm apart, they are contacts and stay apart; without one (the start is the rest
+// shape) their pairs are excused and the top sheet merges into the bottom one.
+TEST(SelfCollisionSim, LayersCloseOnlyAtTheStartAreNotNeighbours) {
+  testing::TempDir dir;
+  Scene scene = testing::stacked_sheets(20, true);
+  const std::size_t half = scene.cloth.mesh_data->positions.size() / 2;
+  std::string obj;
+  for (std::size_t i = 0; i < 2 * half; ++i) {
+    const dvec3 p = scene.cloth.mesh_data->positions[i];
+    obj +=
+        "v " + std::to_string(p.x) + " " + std::to_string(p.y) + " " + std::to_string(p.z) + "\n";
+  }
+  for (const glm::uvec3& t : scene.cloth.mesh_data->triangles) {
+    obj += "f " + std::to_string(t.x + 1) + " " + std::to_string(t.y + 1) + " " +
+           std::to_string(t.z + 1) + "\n";
+  }
+  dir.write("apart.obj", obj);
+  auto start = std::make_shared<TriMesh>(*scene.cloth.mesh_data);
+  for (std::size_t i = half; i < 2 * half; ++i) start->positions[i].y -= 0.017;  // 3 mm apart
+  scene.cloth.mesh_data = start;
+  const std::vector<glm::uvec3>& tris = start->triangles;
+  Scene no_rest = scene;
+  scene.cloth.rest_mesh_path = dir.file("apart.obj");
+  const SimResult kept = simulate(scene, sphere_only(), 36);
+  EXPECT_EQ(kept.worst_intersections, 0u);
+  EXPECT_GE(sheet_gap(kept.final, tris), scene.cloth.thickness / 2);
+  const SimResult merged = simulate(no_rest, sphere_only(), 36);
   EXPECT_LT(sheet_gap(merged.final, tris), scene.cloth.thickness / 2);
 }
 

@@ -255,7 +255,9 @@ TEST(Stitch, SeamNeighboursJoinWhatSewingBringsTogether) {
   // The tuck: every vertex of a triangle at 0 (0, 1, 10) with every one at 2 (1, 2, 3, 11, 12).
   for (std::uint32_t x : {0u, 1u, 10u}) {
     for (std::uint32_t y : {1u, 2u, 3u, 11u, 12u}) {
-      if (x != y) EXPECT_TRUE(n.joined(x, y) && n.joined(y, x)) << x << " " << y;
+      if (x != y) {
+        EXPECT_TRUE(n.joined(x, y) && n.joined(y, x)) << x << " " << y;
+      }
     }
   }
   EXPECT_FALSE(n.joined(1, 4));
