@@ -27,13 +27,23 @@ GridBuffer::GridBuffer(const void* data, std::size_t size, const std::string& so
   m_size = size;
 }
 
+namespace {
+
+// Throws InputError naming `source` unless the grid holds `type` values (`what` they should be).
+void require_values(const GridBuffer& g, nanovdb::GridType type, const char* what,
+                    const std::string& source) {
+  const auto* base = static_cast<const nanovdb::GridData*>(g.data());
+  if (base->mGridType != type) {
+    throw InputError(source + ": grid '" + base->mGridName + "' holds " +
+                     nanovdb::toStr(base->mGridType) + " values, not " + what);
+  }
+}
+
+}  // namespace
+
 SdfGrid::SdfGrid(const void* data, std::size_t size, const std::string& source)
     : GridBuffer(data, size, source) {
-  const auto* base = static_cast<const nanovdb::GridData*>(this->data());
-  if (base->mGridType != nanovdb::GridType::Float) {
-    throw InputError(source + ": grid '" + base->mGridName + "' holds " +
-                     nanovdb::toStr(base->mGridType) + " values, not float distances");
-  }
+  require_values(*this, nanovdb::GridType::Float, "float distances", source);
   const auto* grid = static_cast<const nanovdb::FloatGrid*>(this->data());
   if (!grid->isLevelSet()) {
     throw InputError(source + ": grid '" + grid->gridName() + "' is not a level set (class " +
@@ -49,11 +59,7 @@ SdfGrid::SdfGrid(const void* data, std::size_t size, const std::string& source)
 
 MotionGrid::MotionGrid(const void* data, std::size_t size, const std::string& source)
     : GridBuffer(data, size, source) {
-  const auto* base = static_cast<const nanovdb::GridData*>(this->data());
-  if (base->mGridType != nanovdb::GridType::Vec3f) {
-    throw InputError(source + ": grid '" + base->mGridName + "' holds " +
-                     nanovdb::toStr(base->mGridType) + " values, not Vec3f motion");
-  }
+  require_values(*this, nanovdb::GridType::Vec3f, "Vec3f motion", source);
 }
 
 glm::dvec3 MotionGrid::sample(const glm::dvec3& local) const {
