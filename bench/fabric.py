@@ -1,5 +1,6 @@
 """XPBD against PBD: the cost of a frame at equal substeps x iterations (cpu backend), and the
-strain a hanging cloth ends at against the iteration count, for both models. Medians of
+strain a hanging cloth ends at against the iteration count, and how far a sphere drape moves
+between 10 and 40 iterations, for both models. Medians of
 --repeats timings of --frames frames after one warm-up frame; writes bench/results/fabric.json.
 
 usage: PYTHONPATH=build/python python3 bench/fabric.py [--sizes 64,128] [--threads 2]
@@ -56,6 +57,32 @@ def final_strain(fabric, iterations, n=32, frames=48):
     return last["max_strain"], last["mean_strain"]
 
 
+def sphere_drape(fabric, iterations, n, substeps, frames):
+    # The cloth of data/sphere_drape_cotton.json (1.2 m at y = 1 over a 0.35 m sphere), coarser.
+    positions, triangles = grid(n)
+    positions[:, [0, 2]] *= 1.2
+    cloth = dict(fabric)
+    settings = {"solver": {"backend": "cpu", "substeps": substeps, "iterations": iterations},
+                "cloth": cloth,
+                "colliders": [{"sphere": {"center": [0, 0.5, 0], "radius": 0.35},
+                               "friction": 0.5, "thickness": 0.01}]}
+    sim = drape.from_arrays(positions, triangles, settings, threads=1, stats=False)
+    frames_out = []
+    for _ in range(frames):
+        sim.step(1)
+        frames_out.append(np.array(sim.positions, dtype=np.float64))
+    return frames_out
+
+
+def convergence(fabric, n=32, substeps=20, frames=48, checkpoints=(7, 12, 48)):
+    # Mean vertex distance between the drapes at 10 and 40 iterations, and between 39 and 40 (how
+    # far a one-iteration change moves the drape: its sensitivity, not its convergence).
+    runs = {it: sphere_drape(fabric, it, n, substeps, frames) for it in (10, 39, 40)}
+    distance = lambda a, b, f: float(np.linalg.norm(runs[a][f - 1] - runs[b][f - 1], axis=1).mean())
+    return [{"frame": f, "10_vs_40": distance(10, 40, f), "39_vs_40": distance(39, 40, f)}
+            for f in checkpoints]
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", default="64,128")
@@ -78,9 +105,17 @@ def main():
         x = final_strain(XPBD, iterations)
         strain.append({"iterations": iterations, "pbd": p, "xpbd": x})
         print("| %d | %.4f / %.4f | %.4f / %.4f |" % (iterations, p[0], p[1], x[0], x[1]))
+    drape_distance = {}
+    print("\n| model | frame | 10 vs 40 iterations, mean distance m | 39 vs 40 |\n|---|---|---|---|")
+    for name, fabric in (("pbd", PBD), ("xpbd cotton", XPBD)):
+        drape_distance[name] = convergence(fabric)
+        for row in drape_distance[name]:
+            print("| %s | %d | %.4f | %.4f |" % (name, row["frame"], row["10_vs_40"], row["39_vs_40"]))
     result = {"threads": args.threads, "substeps": 8, "iterations_for_cost": 10,
               "scene": "1 m cloth hanging from one edge, 8 substeps; strain: 32², frame 48",
-              "cost": cost, "strain": strain}
+              "cost": cost, "strain": strain,
+              "sphere_drape": {"scene": "1.2 m 32² cloth over a 0.35 m sphere, 20 substeps, "
+                                        "1 thread", "distance": drape_distance}}
     with open(args.json, "w", encoding="utf-8") as f:
         json.dump(result, f, indent=2)
 
