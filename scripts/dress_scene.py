@@ -41,9 +41,10 @@ def write_obj(path, positions, faces, uvs=None):
             f.write("v %.7g %.7g %.7g\n" % tuple(p))
         for uv in uvs if uvs is not None else []:
             f.write("vt %.7g %.7g\n" % tuple(uv))
+        # With UVs, vertex i has texture coordinate i (as in the sewing pattern).
+        corner = (lambda i: f"{i + 1}/{i + 1}") if uvs is not None else (lambda i: f"{i + 1}")
         for face in faces:
-            corner = "%d/%d" if uvs is not None else "%d"
-            f.write("f " + " ".join(corner % ((i + 1,) * corner.count("%d")) for i in face) + "\n")
+            f.write("f " + " ".join(corner(i) for i in face) + "\n")
     os.replace(tmp, path)
 
 
