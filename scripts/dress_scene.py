@@ -104,7 +104,10 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     write_obj(os.path.join(args.out, "dress.obj"), draped[:n], panel_faces,
               panel_uvs if len(panel_uvs) == n else None)
-    body, body_faces, holes = capped(draped[n:], body_faces)
+    try:
+        body, body_faces, holes = capped(draped[n:], body_faces)
+    except ValueError as e:
+        sys.exit(f"dress_scene: {args.draped}: the mannequin's border: {e}")
     edges = defaultdict(int)
     for f in body_faces:
         for i in range(3):
