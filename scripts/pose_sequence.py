@@ -106,10 +106,11 @@ class Rig:
         shin = smoothstep(self.knee_y + 0.07, self.knee_y - 0.07, v[:, 1])
         return {"upper": upper, "fore": fore, "thigh": thigh, "shin": shin}
 
-    def pose(self, angles):
+    def pose(self, angles, positions=None):
         """Skinned positions for joint angles (degrees) per side: thigh (forward swing), knee
-        (bend), arm_swing (forward), arm_down (towards the body), elbow (bend)."""
-        v = self.v
+        (bend), arm_swing (forward), arm_down (towards the body), elbow (bend). `positions`: the
+        A-pose shape to skin (default the body's own), with the body's joints and weights."""
+        v = self.v if positions is None else positions
         out = v.copy()
         for side, a in angles.items():
             j, w = self.sides[side], self.weights[side]
@@ -133,6 +134,14 @@ class Rig:
             arm = (1 - w["fore"])[:, None] * upper_p + w["fore"][:, None] * fore_p
             out += w["thigh"][:, None] * (leg - v) + w["upper"][:, None] * (arm - v)
         return out
+
+    def unpose(self, angles, posed):
+        """The A-pose shape that `pose(angles, shape)` turns into `posed`: skinning moves each
+        vertex by its own affine map, which is inverted here."""
+        zero = np.zeros_like(self.v)
+        shift = self.pose(angles, zero)
+        linear = np.stack([self.pose(angles, zero + np.eye(3)[k]) - shift for k in range(3)], 2)
+        return np.linalg.solve(linear, (posed - shift)[:, :, None])[:, :, 0]
 
     def place(self, positions, yaw, lift):
         """The whole body turned `yaw` degrees about the vertical through the hips and raised

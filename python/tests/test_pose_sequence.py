@@ -88,6 +88,19 @@ def test_arms_come_down_and_nothing_else_moves(tmp_path):
     assert_not_torn(rest, last, edges(faces))
 
 
+@needs_body
+def test_unpose_inverts_pose_for_another_shape():
+    rest, _ = pose_sequence.read_obj(BODY)
+    rig = pose_sequence.Rig(rest)
+    angles = {side: {"arm_down": -40.0, "arm_swing": -12.0, "elbow": 15.0, "thigh": 10.0,
+                     "knee": 20.0} for side in (1.0, -1.0)}
+    # A thinner body, skinned with the rig's joints and weights, and back.
+    shape = rest * [0.9, 1.0, 0.9]
+    posed = rig.pose(angles, shape)
+    assert np.abs(posed - rig.pose(angles)).max() > 0.01
+    np.testing.assert_allclose(rig.unpose(angles, posed), shape, atol=1e-9)
+
+
 def test_a_mesh_without_arms_is_a_clear_error(tmp_path, capsys):
     mesh = tmp_path / "box.obj"
     mesh.write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")
