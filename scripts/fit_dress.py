@@ -14,7 +14,7 @@ data/dress_mean_all.json (run scripts/dress_scene.py first):
                          out)
 
   python3 scripts/fit_dress.py [--body ../shared/data/bodies/mean_all.obj] [--dir data/dress]
-                               [--out data/dress/fit] [--frames 25]
+                               [--out data/dress/fit] [--frames 49]
 """
 import argparse
 import os
@@ -143,7 +143,8 @@ def main():
     p.add_argument("--dir", default="data/dress", help="scripts/dress_scene.py's output")
     p.add_argument("--panels", default=os.path.join(SHARED, "garments", "dress_panels.obj"))
     p.add_argument("--out", default="data/dress/fit")
-    p.add_argument("--frames", type=int, default=25, help="poses of the fitting (default 25)")
+    p.add_argument("--frames", type=int, default=49,
+                   help="poses of the fitting, 24 a second (default 49: 2 s)")
     p.add_argument("--girth", type=float, default=1.4, help="grading scale (default 1.4)")
     p.add_argument("--lower", type=float, default=0.014, help="metres (default 0.014)")
     p.add_argument("--arm", type=float, default=94.0, help="degrees (default 94)")
