@@ -68,7 +68,7 @@ def nearest_vertex(points, vertices, chunk=500):
 
 
 class Surface:
-    """A closed triangle mesh: closest points and the side a point is on."""
+    """A closed triangle mesh, for closest points and the outward normals there."""
 
     def __init__(self, vertices, faces):
         self.v, self.f = vertices, np.array(faces)
