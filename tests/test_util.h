@@ -7,7 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "drape/backend.h"
 #include "drape/mesh.h"
+#include "solver/solver.h"
 
 namespace drape::testing {
 
@@ -43,6 +45,14 @@ inline TriMesh faces(std::vector<glm::uvec3> triangles) {
   TriMesh m;
   m.triangles = std::move(triangles);
   return m;
+}
+
+// The backends a test can run here: reference and cpu always, cuda where a device exists (so a
+// GPU machine checks the cuda backend against the same bars).
+inline std::vector<Backend> backends() {
+  std::vector<Backend> out{Backend::reference, Backend::cpu};
+  if (cuda_device_count() > 0) out.push_back(Backend::cuda);
+  return out;
 }
 
 }  // namespace drape::testing

@@ -10,6 +10,7 @@
 #include "drape/error.h"
 #include "drape/simulation.h"
 #include "model/cloth.h"
+#include "test_util.h"
 
 namespace drape {
 namespace {
@@ -49,7 +50,8 @@ double worst_offset(const Simulation& sim) {
 }
 
 TEST(Attach, HardAttachmentsRideOnAMovingColliderOnEveryBackend) {
-  for (const std::string backend : {"reference", "cpu"}) {
+  for (const Backend b : testing::backends()) {
+    const std::string backend(backend_name(b));
     Simulation sim(carried(backend, ""));
     ASSERT_EQ(cloth_model(sim).attachments.size(), 9u);
     EXPECT_EQ(cloth_model(sim).pinned, 9u);  // hard: w = 0

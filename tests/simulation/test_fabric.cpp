@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <memory>
 #include <string>
 
 #include <glm/geometric.hpp>
@@ -64,21 +65,33 @@ TEST(Fabric, XpbdRunsAlikeOnEveryBackend) {
   s.solver.backend = Backend::cpu;
   Simulation one(s, SimulationOptions{1});
   Simulation two(s, SimulationOptions{2});
+  std::unique_ptr<Simulation> cuda;
+  if (cuda_device_count() > 0) {
+    s.solver.backend = Backend::cuda;
+    cuda = std::make_unique<Simulation>(s);
+  }
+  const auto worst_from_reference = [&](const Simulation& sim) {
+    double worst = 0.0;
+    for (std::size_t i = 0; i < sim.positions().size(); ++i) {
+      worst = std::max(worst, glm::length(sim.positions()[i] - reference.positions()[i]));
+    }
+    return worst;
+  };
   for (int f = 1; f <= 12; ++f) {
     reference.step();
     one.step();
     two.step();
     ASSERT_EQ(one.positions(), two.positions()) << "frame " << f;
-    double worst = 0.0;
-    for (std::size_t i = 0; i < one.positions().size(); ++i) {
-      worst = std::max(worst, glm::length(one.positions()[i] - reference.positions()[i]));
+    EXPECT_LT(worst_from_reference(one), 2e-3) << "frame " << f;  // float against double
+    if (cuda) {
+      cuda->step();
+      EXPECT_LT(worst_from_reference(*cuda), 2e-3) << "cuda frame " << f;
     }
-    EXPECT_LT(worst, 2e-3) << "frame " << f;  // float against double
   }
 }
 
 TEST(Fabric, MaxStrainHoldsAtEveryFrameOnEveryBackend) {
-  for (Backend backend : {Backend::reference, Backend::cpu}) {
+  for (const Backend backend : testing::backends()) {
     // A stretchy PBD cloth (stiffness 0.05) would stretch by tens of percent.
     Scene s = scene(hanging(16, R"("stretch": 0.05, "shear": 0.05, "max_strain": 0.05)"));
     s.solver.backend = backend;

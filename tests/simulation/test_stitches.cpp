@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
 #include <string>
 
 #include <glm/geometric.hpp>
@@ -178,22 +179,34 @@ TEST(Stitch, BackendsSewAlike) {
   // the turn), frame by frame; any thread count gives the same frames.
   testing::TempDir dir;
   Simulation reference = sewing(dir, "reference", "");
-  const Scene scene = sewing(dir, "cpu", "").scene();
+  Scene scene = sewing(dir, "cpu", "").scene();
   Simulation one(scene, SimulationOptions{1});
   Simulation two(scene, SimulationOptions{2});
+  std::unique_ptr<Simulation> cuda;
+  if (cuda_device_count() > 0) {
+    scene.solver.backend = Backend::cuda;
+    cuda = std::make_unique<Simulation>(scene);
+  }
   const std::vector<double>& w = cloth_model(one).inv_mass;
+  const auto worst_from_reference = [&](const Simulation& sim) {
+    const glm::dvec3 c = centroid(sim.positions(), w), r = centroid(reference.positions(), w);
+    double worst = 0.0;
+    for (std::size_t i = 0; i < sim.positions().size(); ++i) {
+      worst = std::max(worst, std::abs(glm::length(sim.positions()[i] - c) -
+                                       glm::length(reference.positions()[i] - r)));
+    }
+    return worst;
+  };
   for (int f = 1; f <= 24; ++f) {
     reference.step();
     one.step();
     two.step();
     ASSERT_EQ(one.positions(), two.positions()) << "frame " << f;
-    const glm::dvec3 c = centroid(one.positions(), w), r = centroid(reference.positions(), w);
-    double worst = 0.0;
-    for (std::size_t i = 0; i < one.positions().size(); ++i) {
-      worst = std::max(worst, std::abs(glm::length(one.positions()[i] - c) -
-                                       glm::length(reference.positions()[i] - r)));
+    EXPECT_LT(worst_from_reference(one), 2e-3) << "frame " << f;
+    if (cuda) {
+      cuda->step();
+      EXPECT_LT(worst_from_reference(*cuda), 2e-3) << "cuda frame " << f;
     }
-    EXPECT_LT(worst, 2e-3) << "frame " << f;
   }
 }
 
