@@ -47,9 +47,16 @@ message(STATUS "drape: OpenVDB: ${DRAPE_HAVE_OPENVDB}")
 
 # Thrust and CUB (CCCL, from the CUDA toolkit) sort the self-collision hash: on the device in the
 # cuda backend, on host threads (Thrust's OpenMP system) in the cpu backend.
+# Beside nvcc first, wherever the toolkit is installed, so both compilers see one CCCL.
+find_program(DRAPE_NVCC nvcc HINTS /usr/local/cuda/bin)
+set(nvcc_include "")
+if(DRAPE_NVCC)
+  get_filename_component(nvcc_bin ${DRAPE_NVCC} DIRECTORY)
+  set(nvcc_include ${nvcc_bin}/../include/cccl ${nvcc_bin}/../include)
+endif()
 find_path(DRAPE_CCCL_INCLUDE thrust/version.h
-          HINTS ${DRAPE_DEPS_DIR}/include/cccl /usr/local/cuda/include/cccl /usr/local/cuda/include
-                /usr/include)
+          HINTS ${DRAPE_DEPS_DIR}/include/cccl ${nvcc_include} /usr/local/cuda/include/cccl
+                /usr/local/cuda/include /usr/include)
 if(NOT DRAPE_CCCL_INCLUDE)
   message(FATAL_ERROR "Thrust (CCCL) not found: install the CUDA toolkit or set DRAPE_CCCL_INCLUDE")
 endif()
