@@ -184,7 +184,10 @@ void ThreadGovernor::close_epoch() {
     finish_probe(epoch, epoch.units.size() == m_baseline_units);
   } else {
     const double mean = epoch.mean();
-    if (m_epochs_here >= 4 && mean > kJumpRatio * m_baseline) m_up_after = m_down_after = m_clock();
+    if (m_epochs_here >= 4 && mean > kJumpRatio * m_baseline) {
+      m_up_after = m_down_after = m_clock();
+      m_up_limit = m_sizes.size() - 1;
+    }
     m_baseline = m_epochs_here == 0 ? mean : m_baseline + kBaselineWeight * (mean - m_baseline);
     ++m_epochs_here;
     m_baseline_units = epoch.units.size();
@@ -201,11 +204,14 @@ void ThreadGovernor::plan_next(const Epoch& last) {
       m_others >= kOtherShare) {
     m_probe = m_current - 1;
     m_probing = true;
+  } else if (m_current > m_refine_floor && now >= m_down_after && m_epochs_here >= 1) {
+    m_probe = m_current - 1;
+    m_probing = true;
   } else if (m_current + 1 < m_sizes.size() && now >= m_up_after && m_epochs_here >= 1) {
-    // The largest size whose added CPUs were idle: a quiet 16-core machine goes from 1 to 16 in
-    // one try.
+    // The largest size (up to the limit) whose added CPUs were idle: a quiet 16-core machine goes
+    // from 1 to 16 in one try.
     std::size_t target = m_current;
-    for (std::size_t k = m_current + 1; k < m_sizes.size(); ++k) {
+    for (std::size_t k = m_current + 1; k <= m_up_limit; ++k) {
       if (m_spare >= kIdleShare * (m_sizes[k] - m_sizes[m_current])) target = k;
     }
     if (target > m_current) {
@@ -238,10 +244,22 @@ void ThreadGovernor::finish_probe(const Epoch& epoch, bool whole) {
   m_probing = false;
   const double mean = epoch.mean();
   if (whole && mean < kSwitchRatio * m_baseline) {
+    const std::size_t from = m_current;
     move_to(m_probe, mean, epoch.units.size());
+    // Up past untried sizes: refine down toward them. One step up: nothing lies between. Down:
+    // refining goes on while above the floor.
+    if (m_current > from) m_refine_floor = m_current > from + 1 ? from + 1 : m_current;
     return;
   }
   const bool down = m_probe < m_current;
+  if (down) {
+    m_refine_floor = m_current;
+  } else if (m_probe > m_current + 1) {
+    // A jump past untried sizes lost: the next size up is tried at once.
+    m_up_limit = m_current + 1;
+    m_up_after = m_clock();
+    return;
+  }
   double& gap = down ? m_down_gap : m_up_gap;
   const double lost = epoch.seconds - m_baseline * static_cast<double>(epoch.units.size());
   gap = std::min(kMaxWait, std::max(2.0 * gap, kCostFactor * lost));
@@ -254,6 +272,7 @@ void ThreadGovernor::move_to(std::size_t size, double mean, std::size_t units) {
   m_baseline_units = units;
   m_epochs_here = 1;
   m_up_gap = m_down_gap = kFirstWait;
+  m_up_limit = m_sizes.size() - 1;
   m_up_after = after(m_clock(), kFirstWait);
   m_down_after = m_clock();
   m_load = m_load_source();

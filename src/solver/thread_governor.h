@@ -9,8 +9,12 @@
 // the largest team whose added CPUs were idle (/proc/stat) for one epoch, and a smaller one
 // when stalls take a large share of an epoch while other processes keep CPUs busy (stalls with
 // no other work come from a hypervisor or interrupts and hit one thread as much as a team). A try
-// that lost makes it wait longer before the next (trying costs a few percent at most); a size
-// whose epoch was clearly faster takes over. A batch's split across threads never changes its
+// that lost makes it wait longer before the next (trying costs a few percent at most), and after
+// a larger team lost, the next try is the next size up. A size whose epoch was clearly faster
+// takes over; from there the largest idle team is tried first again, and after a jump past
+// untried sizes (1 to 16) the next smaller ones are tried down to the first that loses: on many
+// cores a small mesh's barriers cost more than the last threads gain, and its best team lies in
+// between. A batch's split across threads never changes its
 // result, so the output is the same bit for bit whatever sizes the governor picks.
 #pragma once
 
@@ -86,6 +90,9 @@ class ThreadGovernor {
   std::size_t m_baseline_units = 0;  // units in the last epoch at the current size
   // Earliest times of the next try of a smaller and of a larger team, and the current waits.
   Clock::time_point m_up_after, m_down_after;
+  // The largest size the next try of a larger team may take, and the smallest that a try of the
+  // next smaller size may refine down to (quiet machine, no stalls).
+  std::size_t m_up_limit = 0, m_refine_floor = 0;
   double m_up_gap = 0.0, m_down_gap = 0.0;
   // The last sample of the CPU times, when it was taken, and the idle CPUs and CPUs busy with
   // other work over the window before it.

@@ -4,6 +4,7 @@
 #include <sched.h>
 
 #include <chrono>
+#include <cmath>
 #include <functional>
 #include <memory>
 
@@ -87,23 +88,53 @@ TEST(ThreadGovernor, AddsThreadsOnAQuietMachine) {
   EXPECT_LT(one, 0.25) << "an epoch or two of one thread before the idle CPU shows, then two";
 }
 
+// CPU times on a sixteen-CPU machine where this process keeps its team busy and other processes
+// `others` CPUs.
+std::function<CpuTimes()> sixteen_cpus(const FakeClock& clock, const ThreadGovernor& governor,
+                                       double others) {
+  return [&clock, &governor, others] {
+    const double t = clock.seconds, own = governor.threads();
+    return CpuTimes{(16.0 - own - others) * t, (own + others) * t, own * t};
+  };
+}
+
 // Sixteen CPUs: on a quiet machine one try goes from one thread to sixteen; next to a process
 // that keeps eight busy, one try goes to eight (seven idle CPUs are enough for seven more
-// threads, not for fifteen) and no further. Units take 2 ms divided by the threads.
+// threads, not for fifteen) and no further. Units take 2 ms divided by the threads. After the
+// jump, the next smaller size is tried once (and loses).
 TEST(ThreadGovernor, ClimbsToTheIdleCpusInOneTry) {
   const auto cost = [](int threads, int) { return 2e-3 / threads; };
   for (const double others : {0.0, 8.0}) {
     FakeClock clock;
     ThreadGovernor governor = timed_by(clock, 16);
-    governor.set_load_source([&] {
-      const double t = clock.seconds, own = governor.threads();
-      return CpuTimes{(16.0 - own - others) * t, (own + others) * t, own * t};
-    });
-    share_on_one_thread(governor, clock, 200, cost);
+    governor.set_load_source(sixteen_cpus(clock, governor, others));
+    share_on_one_thread(governor, clock, 2000, cost);
     EXPECT_EQ(governor.threads(), others == 0.0 ? 16 : 8) << others << " CPUs busy";
     const std::vector<std::uint64_t>& units = governor.units_per_size();
-    EXPECT_EQ(units[1] + units[2] + (others == 0.0 ? units[3] : 0), 0u)
-        << "climbed one step at a time";
+    EXPECT_EQ(units[1] + (others == 0.0 ? units[2] : 0), 0u) << "climbed one step at a time";
+    EXPECT_LT(units[others == 0.0 ? 3 : 2], 200u) << "one short try below the jump";
+  }
+}
+
+// Sixteen idle CPUs and a mesh too small for them: barriers make large teams slow, and the best
+// team lies in between. From one thread the governor jumps to sixteen (faster than one), then
+// tries eight, four and two, and keeps four; where sixteen is slower than one, it steps up one
+// size at a time instead, and keeps four there too.
+TEST(ThreadGovernor, FindsTheBestTeamBetweenOneAndAll) {
+  const std::vector<std::vector<double>> costs{// ms a unit at 1, 2, 4, 8 and 16 threads
+                                               {4.0, 0.9, 0.6, 1.0, 2.0},
+                                               {1.0, 0.5, 0.4, 0.9, 1.5}};
+  for (const std::vector<double>& ms : costs) {
+    FakeClock clock;
+    ThreadGovernor governor = timed_by(clock, 16);
+    governor.set_load_source(sixteen_cpus(clock, governor, 0.0));
+    const auto cost = [&ms](int threads, int) {
+      return 1e-3 * ms[static_cast<std::size_t>(std::log2(threads))];
+    };
+    share_on_one_thread(governor, clock, 5000, cost);
+    EXPECT_EQ(governor.threads(), 4) << ms[0];
+    EXPECT_GT(governor.units_per_size()[2], 4500u)
+        << ms[0] << ": nine units in ten on four threads";
   }
 }
 
