@@ -176,7 +176,8 @@ TEST(Stitch, BackendsSewAlike) {
   // The cpu backend projects the stitches colour by colour, the reference in file order: the same
   // seam, closed along slightly different paths, so the free panels may end turned by a little
   // about their common mass centre. Compared: each vertex's distance to that centre (blind to
-  // the turn), frame by frame; any thread count gives the same frames.
+  // the turn), frame by frame; any thread count gives the same frames. Where a device exists,
+  // cuda is held to the same bar.
   testing::TempDir dir;
   Simulation reference = sewing(dir, "reference", "");
   Scene scene = sewing(dir, "cpu", "").scene();
