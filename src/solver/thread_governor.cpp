@@ -200,11 +200,10 @@ void ThreadGovernor::close_epoch() {
 void ThreadGovernor::plan_next(const Epoch& last) {
   const Clock::time_point now = m_clock();
   update_load(now);
-  if (m_current > 0 && now >= m_down_after && last.stall_share() > kStallShare &&
-      m_others >= kOtherShare) {
-    m_probe = m_current - 1;
-    m_probing = true;
-  } else if (m_current > m_refine_floor && now >= m_down_after && m_epochs_here >= 1) {
+  // A smaller team: for stalls next to other work, or to refine down after a jump.
+  const bool stalled = last.stall_share() > kStallShare && m_others >= kOtherShare;
+  const bool refine = m_current > m_refine_floor && m_epochs_here >= 1;
+  if (m_current > 0 && now >= m_down_after && (stalled || refine)) {
     m_probe = m_current - 1;
     m_probing = true;
   } else if (m_current + 1 < m_sizes.size() && now >= m_up_after && m_epochs_here >= 1) {

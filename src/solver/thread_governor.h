@@ -14,8 +14,8 @@
 // takes over; from there the largest idle team is tried first again, and after a jump past
 // untried sizes (1 to 16) the next smaller ones are tried down to the first that loses: on many
 // cores a small mesh's barriers cost more than the last threads gain, and its best team lies in
-// between. A batch's split across threads never changes its
-// result, so the output is the same bit for bit whatever sizes the governor picks.
+// between. A batch's split across threads never changes its result, so the output is the same
+// bit for bit whatever sizes the governor picks.
 #pragma once
 
 #include <chrono>
