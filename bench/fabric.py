@@ -1,9 +1,10 @@
 """XPBD against PBD: the cost of a frame at equal substeps x iterations (cpu backend), and the
 strain a hanging cloth ends at against the iteration count, and how far a sphere drape moves
 between 10 and 40 iterations, for both models. Medians of --repeats timings of --frames frames
-after one warm-up frame; writes bench/results/fabric.json.
+after one warm-up frame; writes bench/results/fabric.json. With --variants, only the sphere
+drape's distances with more damping, in still air, and for smaller cloths.
 
-usage: PYTHONPATH=build/python python3 bench/fabric.py [--sizes 64,128] [--threads 2]
+usage: PYTHONPATH=build/python python3 bench/fabric.py [--sizes 64,128] [--threads 2] [--variants]
 """
 import argparse
 import json
@@ -57,15 +58,17 @@ def final_strain(fabric, iterations, n=32, frames=48):
     return last["max_strain"], last["mean_strain"]
 
 
-def sphere_drape(fabric, iterations, n, substeps, frames):
+def sphere_drape(fabric, iterations, n, substeps, frames, size=1.2, air=None):
     # The cloth of data/sphere_drape_cotton.json (1.2 m at y = 1 over a 0.35 m sphere), coarser
     # and without the floor, which it does not reach.
     positions, triangles = grid(n)
-    positions[:, [0, 2]] *= 1.2
+    positions[:, [0, 2]] *= size
     settings = {"solver": {"backend": "cpu", "substeps": substeps, "iterations": iterations},
                 "cloth": fabric,
                 "colliders": [{"sphere": {"center": [0, 0.5, 0], "radius": 0.35},
                                "friction": 0.5, "thickness": 0.01}]}
+    if air:
+        settings["air"] = air
     sim = drape.from_arrays(positions, triangles, settings, threads=1, stats=False)
     frames_out = []
     for _ in range(frames):
@@ -83,6 +86,36 @@ def convergence(fabric, n=32, substeps=20, frames=48, checkpoints=(7, 12, 48)):
             for f in checkpoints]
 
 
+# Cotton's values as a custom material, to change one of them.
+COTTON = {"density": 120.0, "stretch": 490.3 / 0.050, "shear": 0.8 * 56.19,
+          "bend": 0.080 * 9.80665e-5, "damping": 1.0}
+# Sphere drapes at 24², 20 substeps, 72 frames (at rest): is the distance between 10 and 40
+# iterations the fold picked, or the solve? (name, XPBD fabric, cloth size m, air)
+VARIANTS = (
+    ("1.2 m cloth", XPBD, 1.2, None),
+    ("1.2 m, damping 5/s", {"model": "xpbd", "material": dict(COTTON, damping=5.0)}, 1.2, None),
+    ("1.2 m, damping 20/s", {"model": "xpbd", "material": dict(COTTON, damping=20.0)}, 1.2, None),
+    ("1.2 m, still air, drag 1", XPBD, 1.2, {"density": 1.2, "drag": 1.0}),
+    ("0.8 m cloth", XPBD, 0.8, None),
+    ("0.6 m cloth", XPBD, 0.6, None),
+)
+
+
+def drape_variants():
+    rows = []
+    print("\n| drape | model | 10 vs 40, mm | 39 vs 40, mm |\n|---|---|---|---|")
+    for name, xpbd, size, air in VARIANTS:
+        for model, fabric in (("pbd", PBD), ("xpbd cotton", xpbd)):
+            if model == "pbd" and (xpbd is not XPBD or air):
+                continue  # damping and air change the XPBD fabric only
+            ends = {it: sphere_drape(fabric, it, 24, 20, 72, size, air)[-1] for it in (10, 39, 40)}
+            far = lambda a, b: float(np.linalg.norm(ends[a] - ends[b], axis=1).mean())
+            rows.append({"drape": name, "model": model, "10_vs_40": far(10, 40),
+                         "39_vs_40": far(39, 40)})
+            print("| %s | %s | %.1f | %.1f |" % (name, model, 1e3 * far(10, 40), 1e3 * far(39, 40)))
+    return rows
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", default="64,128")
@@ -90,7 +123,15 @@ def main():
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--threads", type=int, default=os.cpu_count())
     parser.add_argument("--json", default="bench/results/fabric.json")
+    parser.add_argument("--variants", action="store_true",
+                        help="only the sphere drape variants (24², 20 substeps, at rest), to "
+                             "bench/results/fabric_variants.json")
     args = parser.parse_args()
+    if args.variants:
+        with open("bench/results/fabric_variants.json", "w", encoding="utf-8") as f:
+            json.dump({"scene": "sphere drape, 24², 20 substeps, frame 72, 1 thread",
+                       "rows": drape_variants()}, f, indent=2)
+        return
     cost = []
     print("| grid | PBD ms/frame | XPBD ms/frame | XPBD / PBD |\n|---|---|---|---|")
     for n in (int(s) for s in args.sizes.split(",")):
