@@ -197,22 +197,38 @@ struct UnionRows {
   }
 };
 
-// The pairs of a row whose two elements (a point or an edge, a triangle or an edge) each have a
-// vertex in `zone`: of the pairs found where the stitches are closed, those sewing brings
-// together, not other layers that happen to lie close there.
-struct ZoneRows {
+// The pairs of a row whose two elements (a point or an edge, a triangle or an edge) have a vertex
+// each that are near along the sewn surface (`near`: each vertex's sorted list): of the pairs
+// found where the stitches are closed, those sewing brings together, not layers of the fabric that
+// happen to lie close there.
+struct SewnRows {
   PairRows<std::uint64_t> rows;
   SelfView view;
   const std::uint32_t* owned_edges;
   const std::uint32_t* owned_triangles;
-  const std::uint8_t* zone;
+  const std::uint32_t* near_offsets;
+  const std::uint32_t* near;
 
-  DRAPE_HD bool edge_in(std::uint32_t e) const {
-    return zone[view.edge_v0[e]] != 0 || zone[view.edge_v1[e]] != 0;
+  DRAPE_HD bool joined(std::uint32_t a, std::uint32_t b) const {
+    std::uint32_t lo = near_offsets[a], hi = near_offsets[a + 1];
+    while (lo < hi) {
+      const std::uint32_t mid = (lo + hi) / 2;
+      if (near[mid] < b) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo < near_offsets[a + 1] && near[lo] == b;
   }
-  DRAPE_HD bool triangle_in(std::uint32_t t) const {
-    const glm::uvec3 tri = view.triangles[t];
-    return zone[tri.x] != 0 || zone[tri.y] != 0 || zone[tri.z] != 0;
+  template <int N, int M>
+  DRAPE_HD bool any_joined(const std::uint32_t (&a)[N], const std::uint32_t (&b)[M]) const {
+    for (int i = 0; i < N; ++i) {
+      for (int j = 0; j < M; ++j) {
+        if (joined(a[i], b[j])) return true;
+      }
+    }
+    return false;
   }
   DRAPE_HD std::uint32_t operator()(std::uint32_t v, std::uint64_t* row,
                                     std::uint32_t capacity) const {
@@ -220,8 +236,17 @@ struct ZoneRows {
     std::uint32_t n = 0;
     for (std::uint32_t i = 0; i < rows.counts[v]; ++i) {
       const PairIds ids = decode_pair(v, in[i], owned_edges, owned_triangles);
-      const bool keep = ids.edge_edge ? edge_in(ids.first) && edge_in(ids.second)
-                                      : zone[ids.first] != 0 && triangle_in(ids.second);
+      bool keep;
+      if (ids.edge_edge) {
+        const std::uint32_t e[2] = {view.edge_v0[ids.first], view.edge_v1[ids.first]};
+        const std::uint32_t f[2] = {view.edge_v0[ids.second], view.edge_v1[ids.second]};
+        keep = any_joined(e, f);
+      } else {
+        const glm::uvec3 t = view.triangles[ids.second];
+        const std::uint32_t point[1] = {ids.first};
+        const std::uint32_t tri[3] = {t.x, t.y, t.z};
+        keep = any_joined(point, tri);
+      }
       if (!keep) continue;
       if (n < capacity) row[n] = in[i];
       ++n;

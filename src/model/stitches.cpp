@@ -1,7 +1,10 @@
 #include "model/stitches.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <functional>
+#include <queue>
 #include <string_view>
 
 #include <glm/geometric.hpp>
@@ -161,6 +164,51 @@ SeamNeighbours seam_neighbours(const StitchSet& stitches, const std::vector<glm:
   out.offsets.push_back(0);
   for (const auto& list : lists) {
     out.vertices.insert(out.vertices.end(), list.begin(), list.end());
+    out.offsets.push_back(static_cast<std::uint32_t>(out.vertices.size()));
+  }
+  return out;
+}
+
+SeamNeighbours sewn_surface_neighbours(const StitchSet& stitches, const Topology& topology,
+                                       std::size_t vertex_count, double reach) {
+  const std::size_t n = vertex_count;
+  std::vector<std::vector<std::pair<std::uint32_t, double>>> adjacent(n);
+  const auto link = [&](std::uint32_t u, std::uint32_t w, double length) {
+    adjacent[u].push_back({w, length});
+    adjacent[w].push_back({u, length});
+  };
+  for (std::size_t e = 0; e < topology.edge_count(); ++e) {
+    link(topology.edge_v0[e], topology.edge_v1[e], topology.edge_rest_length[e]);
+  }
+  for (std::size_t k = 0; k < stitches.size(); ++k) {
+    link(stitches.v[k], stitches.a[k], 0.0);
+    link(stitches.v[k], stitches.b[k], 0.0);
+  }
+  SeamNeighbours out;
+  out.offsets.push_back(0);
+  std::vector<double> distance(n, INFINITY);
+  std::vector<std::uint32_t> reached;
+  using Item = std::pair<double, std::uint32_t>;
+  std::priority_queue<Item, std::vector<Item>, std::greater<Item>> queue;
+  for (std::uint32_t source = 0; source < n; ++source) {
+    distance[source] = 0.0;
+    reached.assign(1, source);
+    queue.push({0.0, source});
+    while (!queue.empty()) {
+      const auto [d, u] = queue.top();
+      queue.pop();
+      if (d > distance[u]) continue;
+      for (const auto& [w, length] : adjacent[u]) {
+        if (d + length <= reach && d + length < distance[w]) {
+          if (distance[w] == INFINITY) reached.push_back(w);
+          distance[w] = d + length;
+          queue.push({distance[w], w});
+        }
+      }
+    }
+    for (std::uint32_t u : reached) distance[u] = INFINITY;
+    std::sort(reached.begin(), reached.end());
+    out.vertices.insert(out.vertices.end(), reached.begin(), reached.end());
     out.offsets.push_back(static_cast<std::uint32_t>(out.vertices.size()));
   }
   return out;

@@ -10,6 +10,7 @@
 
 #include "drape/scene.h"
 #include "drape/stats.h"
+#include "model/topology.h"
 
 namespace drape {
 
@@ -39,6 +40,14 @@ struct SeamNeighbours {
 };
 SeamNeighbours seam_neighbours(const StitchSet& stitches, const std::vector<glm::uvec3>& triangles,
                                std::size_t vertex_count);
+
+// For each vertex, the vertices within `reach` of it along the sewn rest surface (itself
+// included), sorted: paths over the rest edges (their rest lengths) that cross a stitch at no
+// cost (a stitched vertex is one point with both ends of its edge). The two sides of a seam are
+// as near as sewing makes them, while two layers of one panel that sewing gathers or folds onto
+// each other stay as far apart as the fabric between them.
+SeamNeighbours sewn_surface_neighbours(const StitchSet& stitches, const Topology& topology,
+                                       std::size_t vertex_count, double reach);
 
 // Positions with every stitch closed: Gauss-Seidel passes that move the stitched vertices and
 // their edges towards each other (pinned vertices stay), starting from p.

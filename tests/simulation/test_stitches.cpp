@@ -14,6 +14,7 @@
 #include "kernels/stitch.h"
 #include "model/cloth.h"
 #include "model/stitches.h"
+#include "model/topology.h"
 #include "test_util.h"
 
 namespace drape {
@@ -283,6 +284,39 @@ TEST(Stitch, SeamNeighboursJoinWhatSewingBringsTogether) {
   EXPECT_TRUE(far.joined(0, 5));
   EXPECT_FALSE(far.joined(1, 4));
   EXPECT_FALSE(far.joined(10, 15));
+}
+
+TEST(Stitch, SewnSurfaceNeighboursFollowTheFabricAcrossSeams) {
+  // The strip of the test above, 1 m squares (vertices 0-9 at y = 0, 10-19 at y = 1), vertex 0
+  // sewn to vertex 9: along the sewn surface 0 is as near to 9 as to itself, to 8 and 19 one
+  // metre away, to 18 one diagonal away (the strip's diagonals run from i + 1 to i + 10).
+  std::vector<glm::dvec3> x;
+  for (int row = 0; row < 2; ++row) {
+    for (int i = 0; i < 10; ++i) x.emplace_back(i, row, 0.0);
+  }
+  std::vector<glm::uvec3> triangles;
+  for (std::uint32_t i = 0; i + 1 < 10; ++i) {
+    triangles.emplace_back(i, i + 1, i + 10);
+    triangles.emplace_back(i + 1, i + 11, i + 10);
+  }
+  const Topology topology = build_topology(x, triangles);
+  StitchSet stitch;
+  stitch.v = {0};
+  stitch.a = stitch.b = {9};
+  stitch.t = stitch.length = {0.0};
+  const SeamNeighbours near = sewn_surface_neighbours(stitch, topology, x.size(), 1.5);
+  const std::vector<std::uint32_t> of_0(near.vertices.begin() + near.offsets[0],
+                                        near.vertices.begin() + near.offsets[1]);
+  EXPECT_EQ(of_0, (std::vector<std::uint32_t>{0, 1, 8, 9, 10, 18, 19}));
+  // 10 reaches 9 over 0 (1 m), but not 19 (2 m).
+  EXPECT_TRUE(near.joined(10, 9) && near.joined(9, 10));
+  EXPECT_FALSE(near.joined(10, 19));
+  // Without the stitch the strip's ends are 9 m apart along it, however the strip lies in space.
+  const SeamNeighbours apart = sewn_surface_neighbours(StitchSet{}, topology, x.size(), 1.5);
+  EXPECT_FALSE(apart.joined(0, 9));
+  EXPECT_TRUE(apart.joined(0, 1) && apart.joined(1, 10) && !apart.joined(0, 11));
+  // A path of exactly the reach counts: 0 to 2 along the bottom row.
+  EXPECT_TRUE(sewn_surface_neighbours(StitchSet{}, topology, x.size(), 2.0).joined(0, 2));
 }
 
 std::string error_of(const testing::TempDir& dir, const std::string& cloth_keys) {
