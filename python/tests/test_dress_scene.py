@@ -60,14 +60,19 @@ def test_the_mannequin_is_the_rest_and_closed(meshes):
     assert len(body) - rest == 3, "the neck and the arms' ends capped"
 
 
-def test_the_scene_reads_them(meshes, tmp_path):
+def scene_file(meshes, tmp_path):
+    """data/dress_mannequin.json, reading the meshes from `meshes`."""
     with open(os.path.join(ROOT, "data", "dress_mannequin.json")) as f:
         scene = f.read()
     shared = os.path.join(ROOT, "..", "shared")
     scene = scene.replace("dress/", meshes + "/").replace("../../shared", shared)
     path = tmp_path / "scene.json"
     path.write_text(scene)
-    drape.check_scene(str(path))
+    return str(path)
+
+
+def test_the_scene_reads_them(meshes, tmp_path):
+    drape.check_scene(scene_file(meshes, tmp_path))
 
 
 def test_missing_inputs_are_a_clear_error(tmp_path):
@@ -80,13 +85,7 @@ def test_the_panels_sew_without_crossing(meshes, tmp_path):
     # The first 17 frames, while the panels relax to their pattern's lengths: the seams close and
     # no two layers cross (the neighbours that sewing makes follow the fabric, so a gather's or a
     # tuck's layers stay contacts).
-    with open(os.path.join(ROOT, "data", "dress_mannequin.json")) as f:
-        scene = f.read()
-    shared = os.path.join(ROOT, "..", "shared")
-    scene = scene.replace("dress/", meshes + "/").replace("../../shared", shared)
-    path = tmp_path / "scene.json"
-    path.write_text(scene)
-    sim = drape.load_scene(str(path))
+    sim = drape.load_scene(scene_file(meshes, tmp_path))
     sim.step(17)
     for s in sim.stats:
         assert s["self_intersections"] == 0, s["frame"]

@@ -31,7 +31,7 @@ constexpr float kSearchMargin = 0.5f;
 constexpr int kSettlePasses = 4;
 // With stitches, pairs within this multiple of the search radius at the sewn start whose
 // elements lie within kSeamReach search radii of each other along the sewn surface are
-// neighbours. Chosen on the dress scenes (README, "Garment scenes"): 1.5 and 2 close the seams of
+// neighbours. Chosen on the dress scenes (README, "Sewing"): 1.5 and 2 close the seams of
 // the dress on its mannequin with no crossing in any frame.
 constexpr float kSewnSearch = 1.5f;
 constexpr float kSeamReach = 2.0f;
