@@ -15,7 +15,9 @@
 
 namespace drape::kernels {
 
-enum class ContactKind : std::uint32_t { point_triangle = 0, edge_edge = 1 };
+// `released`: a contact among the corners of intersecting triangles, left out for the substep
+// (collision/untangle.h).
+enum class ContactKind : std::uint32_t { point_triangle = 0, edge_edge = 1, released = 2 };
 
 // A contact of four vertices: point-triangle (point, a, b, c) or edge-edge (a, b, c, d). `side`
 // is the unit direction the first element must stay on, taken at the start of the substep: the
@@ -84,6 +86,39 @@ DRAPE_HD inline Contact make_edge_edge(std::uint32_t e, std::uint32_t f, Particl
   return k;
 }
 
+// Where the cloth intersects itself at the start of the substep (collision/untangle.h): per
+// vertex, the triangles (as corners) it must end up on one side of, and that side along the
+// triangle's normal; `crossed` flags the corners of intersecting triangles.
+struct CrossingView {
+  const std::uint32_t* offsets;
+  const glm::uvec3* triangles;
+  const float* sides;
+  const std::uint8_t* crossed;
+};
+
+// A point-triangle contact whose point must end up on a given side of its triangle takes that
+// side; any other contact between corners of intersecting triangles is released.
+DRAPE_HD inline void untangle_contact(Contact& k, ParticleView s, const CrossingView& cv) {
+  if (k.kind == ContactKind::point_triangle) {
+    const glm::uvec3 tri(k.v[1], k.v[2], k.v[3]);
+    for (std::uint32_t i = cv.offsets[k.v[0]]; i < cv.offsets[k.v[0] + 1]; ++i) {
+      if (cv.triangles[i] != tri) continue;
+      const glm::vec3 n = glm::cross(s.x[tri.y] - s.x[tri.x], s.x[tri.z] - s.x[tri.x]);
+      const float len = glm::length(n);
+      if (len > 0.0f) {
+        k.side = (cv.sides[i] / len) * n;
+        return;
+      }
+    }
+    if (cv.crossed[k.v[0]] && (cv.crossed[k.v[1]] || cv.crossed[k.v[2]] || cv.crossed[k.v[3]])) {
+      k.kind = ContactKind::released;
+    }
+  } else if ((cv.crossed[k.v[0]] || cv.crossed[k.v[1]]) &&
+             (cv.crossed[k.v[2]] || cv.crossed[k.v[3]])) {
+    k.kind = ContactKind::released;
+  }
+}
+
 // One contact's correction at the current positions, as displacements of its four vertices.
 // The constraint is side . (q0 - q1) >= thickness, q0 and q1 the contact points (the point and
 // its projection, or the closest points of the edges), each a weighted sum of vertices with
@@ -93,6 +128,7 @@ DRAPE_HD inline Contact make_edge_edge(std::uint32_t e, std::uint32_t f, Particl
 // times the normal correction (Coulomb). Returns false when the contact is not active.
 DRAPE_HD inline bool contact_correction(const Contact& k, ParticleView s, const SelfView& sv,
                                         glm::vec3 dp[4]) {
+  if (k.kind == ContactKind::released) return false;
   const glm::vec3 p0 = s.p[k.v[0]], p1 = s.p[k.v[1]], p2 = s.p[k.v[2]], p3 = s.p[k.v[3]];
   float coef[4];
   float d;

@@ -81,6 +81,7 @@ struct ClothDesc {
   bool self_collision = false;
   double self_collision_cell = 0.0;  // hash cell size, metres; 0 = the mean rest edge length
   bool self_collision_every_iteration = false;  // rebuild the contacts every iteration
+  bool self_collision_untangle = false;         // recover from self-intersections (README)
   ClothModelKind model = ClothModelKind::pbd;
   Material material;
   MassModel mass = MassModel::unit;  // default: unit for pbd, area for xpbd

@@ -215,12 +215,15 @@ void warn_about(const std::string& source, const ClothModel& cloth) {
 }
 
 // Self-collision keeps pairs apart only if it sees them coming (see README, Self-collision).
-void warn_about_self_intersections(const RunSummary& s) {
+void warn_about_self_intersections(const RunSummary& s, bool untangle) {
   if (s.initial_self_intersections > 0) {
-    std::fprintf(stderr,
-                 "drape: warning: the cloth intersects itself in %zu triangle pairs at frame 0; "
-                 "self-collision cannot separate pairs that start crossed\n",
-                 s.initial_self_intersections);
+    std::fprintf(
+        stderr,
+        "drape: warning: the cloth intersects itself in %zu triangle pairs at frame 0; %s\n",
+        s.initial_self_intersections,
+        untangle ? "untangling pushes them back through"
+                 : "self-collision holds pairs that start crossed (cloth.self_collision."
+                   "untangle pushes them back)");
   } else if (s.first_self_intersection_frame > 0) {
     std::fprintf(stderr,
                  "drape: warning: with self-collision on, triangle pairs intersected from frame %d "
@@ -248,7 +251,9 @@ int simulate(const std::vector<std::string>& args) {
   const RunSummary s = run_simulation(
       simulation, options, [&](int frame, int frames, double) { progress.update(frame, frames); });
   progress.finish();
-  if (!a.quiet && scene.cloth.self_collision) warn_about_self_intersections(s);
+  if (!a.quiet && scene.cloth.self_collision) {
+    warn_about_self_intersections(s, scene.cloth.self_collision_untangle);
+  }
   if (!a.quiet && s.resumed_from >= 0) {
     std::printf("drape: resumed from frame %d of a checkpoint\n", s.resumed_from);
   }
@@ -449,9 +454,10 @@ int info(const std::vector<std::string>& args) {
       char cell[32] = "mean edge";
       if (c.self_collision_cell > 0)
         std::snprintf(cell, sizeof cell, "%g m", c.self_collision_cell);
-      std::printf("self-collision      on, thickness %g m, friction %g, cell %s, every %s\n",
+      std::printf("self-collision      on, thickness %g m, friction %g, cell %s, every %s%s\n",
                   c.thickness, c.friction, cell,
-                  c.self_collision_every_iteration ? "iteration" : "substep");
+                  c.self_collision_every_iteration ? "iteration" : "substep",
+                  c.self_collision_untangle ? ", untangling" : "");
     } else {
       std::printf("self-collision      off\n");
     }

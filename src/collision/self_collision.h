@@ -15,6 +15,8 @@
 
 #include "collision/candidate_rows.h"
 #include "collision/hash_grid.h"
+#include "collision/self_intersection.h"
+#include "collision/untangle.h"
 #include "drape/error.h"
 #include "kernels/geometry.h"
 #include "kernels/pair_query.h"
@@ -48,7 +50,8 @@ class SelfCollision {
       : m_exec(exec),
         m_vertices(static_cast<std::uint32_t>(cloth.mesh.positions.size())),
         m_edges(static_cast<std::uint32_t>(cloth.topology.edge_count())),
-        m_every_iteration(params.every_iteration) {
+        m_every_iteration(params.every_iteration),
+        m_untangle(params.untangle) {
     // Degenerate triangles have no normal to push along: they take part through their edges.
     const auto& x = cloth.mesh.positions;
     std::vector<glm::uvec3> triangles;
@@ -109,9 +112,39 @@ class SelfCollision {
     m_view.friction = static_cast<float>(params.friction);
 
     build_near_rows(cloth, w);
+    if (m_untangle) {
+      m_all_triangles = cloth.mesh.triangles;
+      m_seams = seam_neighbours(cloth.stitches, cloth.mesh.triangles, m_vertices);
+    }
   }
 
   bool every_iteration() const { return m_every_iteration; }
+  bool untangles() const { return m_untangle; }
+
+  // With untangling: finds where the cloth intersects itself at x (the positions the next
+  // contacts take their sides from, on the host; `threads` host threads) and what the contacts
+  // gathered until the next call must do there (collision/untangle.h). Returns the number of
+  // intersecting pairs found.
+  std::size_t find_crossings(const std::vector<glm::dvec3>& x, int threads) {
+    const SelfIntersections found = find_self_intersections(x, m_all_triangles, threads, &m_seams);
+    const CrossingSides sides = crossing_sides(found, x, m_all_triangles);
+    m_crossing = !sides.empty();
+    if (m_crossing) {
+      m_cross_offsets.upload(sides.offsets);
+      m_cross_triangles.upload(sides.triangles);
+      m_cross_sides.upload(sides.sides);
+      m_crossed.upload(sides.crossed);
+      m_crossings_found += found.pairs.size();
+    }
+    return found.pairs.size();
+  }
+
+  // Intersecting pairs found by find_crossings since the last call.
+  std::uint64_t take_crossing_count() {
+    const std::uint64_t n = m_crossings_found;
+    m_crossings_found = 0;
+    return n;
+  }
 
   // The triangles self-collision uses (the non-degenerate ones), on the host.
   std::vector<glm::uvec3> triangles() const {
@@ -209,6 +242,13 @@ class SelfCollision {
       contacts[k] = ids.edge_edge ? kernels::make_edge_edge(ids.first, ids.second, s, sv)
                                   : kernels::make_point_triangle(ids.first, ids.second, s, sv);
     });
+    if (m_crossing) {
+      const kernels::CrossingView cv{m_cross_offsets.data(), m_cross_triangles.data(),
+                                     m_cross_sides.data(), m_crossed.data()};
+      m_exec.for_each(0, m_count, [=] DRAPE_HD(std::uint32_t c) {
+        kernels::untangle_contact(contacts[c], s, cv);
+      });
+    }
   }
 
   // Extra contact passes at the end of a substep: a pair left inside the thickness, or on the
@@ -314,6 +354,17 @@ class SelfCollision {
   Buffer<kernels::Contact> m_contacts;
   Buffer<std::uint32_t> m_active, m_active_ids, m_slot_vertices, m_slots;
   Buffer<glm::vec3> m_slot_dp;
+  // Untangling (collision/untangle.h): every triangle of the mesh and the seams, as the
+  // self-intersection metric sees them, and the last crossings found.
+  bool m_untangle;
+  std::vector<glm::uvec3> m_all_triangles;
+  SeamNeighbours m_seams;
+  bool m_crossing = false;
+  std::uint64_t m_crossings_found = 0;
+  Buffer<std::uint32_t> m_cross_offsets;
+  Buffer<glm::uvec3> m_cross_triangles;
+  Buffer<float> m_cross_sides;
+  Buffer<std::uint8_t> m_crossed;
 };
 
 }  // namespace drape

@@ -146,10 +146,11 @@ bool triangles_intersect(const glm::dvec3 a[3], const glm::dvec3 b[3]) {
   return meet(pa, pb);
 }
 
-std::uint64_t count_self_intersections(const std::vector<glm::dvec3>& positions,
-                                       const std::vector<glm::uvec3>& triangles, int threads,
-                                       const SeamNeighbours* seams) {
-  if (positions.empty()) return 0;
+SelfIntersections find_self_intersections(const std::vector<glm::dvec3>& positions,
+                                          const std::vector<glm::uvec3>& triangles, int threads,
+                                          const SeamNeighbours* seams) {
+  SelfIntersections found;
+  if (positions.empty()) return found;
   const Grid grid = snapping(positions.data(), positions.size());
   std::vector<P3> q(positions.size());
   for (std::size_t i = 0; i < positions.size(); ++i) q[i] = grid(positions[i]);
@@ -169,7 +170,7 @@ std::uint64_t count_self_intersections(const std::vector<glm::dvec3>& positions,
     }
     live.push_back(static_cast<std::uint32_t>(t));
   }
-  if (live.size() < 2) return 0;
+  if (live.size() < 2) return found;
   // Cells twice the mean box size, at most 2^20 along an axis (coordinates are below 2^31).
   const std::int64_t cell = std::max<std::int64_t>(
       {2 * extent / (3 * static_cast<std::int64_t>(live.size())), std::int64_t{1} << 11, 1});
@@ -206,11 +207,13 @@ std::uint64_t count_self_intersections(const std::vector<glm::dvec3>& positions,
     }
     return false;
   };
-  std::uint64_t count = 0;
   const auto n_runs = static_cast<std::int64_t>(runs.size()) - 1;
   const int team = threads > 0 ? threads : omp_get_num_procs();
-#pragma omp parallel for schedule(dynamic, 64) reduction(+ : count) num_threads(team)
+  std::vector<SelfIntersections> per_run(
+      static_cast<std::size_t>(std::max<std::int64_t>(n_runs, 0)));
+#pragma omp parallel for schedule(dynamic, 64) num_threads(team)
   for (std::int64_t r = 0; r < n_runs; ++r) {
+    SelfIntersections& out = per_run[static_cast<std::size_t>(r)];
     const std::uint64_t this_cell = binned[runs[r]].first;
     for (std::size_t i = runs[r]; i < runs[r + 1]; ++i) {
       const std::uint32_t s = binned[i].second;
@@ -234,11 +237,31 @@ std::uint64_t count_self_intersections(const std::vector<glm::dvec3>& positions,
         if (apart || key(overlap) != this_cell) continue;
         const P3 ps[3] = {q[vs.x], q[vs.y], q[vs.z]};
         const P3 pt[3] = {q[vt.x], q[vt.y], q[vt.z]};
-        if (meet(ps, pt)) ++count;
+        if (!meet(ps, pt)) continue;
+        out.pairs.emplace_back(s, t);
+        for (int k = 0; k < 3; ++k) {
+          if (segment_meets_triangle(ps[k], ps[(k + 1) % 3], pt)) {
+            out.piercings.push_back({vs[k], vs[(k + 1) % 3], t});
+          }
+          if (segment_meets_triangle(pt[k], pt[(k + 1) % 3], ps)) {
+            out.piercings.push_back({vt[k], vt[(k + 1) % 3], s});
+          }
+        }
       }
     }
   }
-  return count;
+  // In run order: the same lists on any number of threads.
+  for (SelfIntersections& run : per_run) {
+    found.pairs.insert(found.pairs.end(), run.pairs.begin(), run.pairs.end());
+    found.piercings.insert(found.piercings.end(), run.piercings.begin(), run.piercings.end());
+  }
+  return found;
+}
+
+std::uint64_t count_self_intersections(const std::vector<glm::dvec3>& positions,
+                                       const std::vector<glm::uvec3>& triangles, int threads,
+                                       const SeamNeighbours* seams) {
+  return find_self_intersections(positions, triangles, threads, seams).pairs.size();
 }
 
 }  // namespace drape

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include <glm/vec3.hpp>
@@ -22,6 +23,22 @@ namespace drape {
 std::uint64_t count_self_intersections(const std::vector<glm::dvec3>& positions,
                                        const std::vector<glm::uvec3>& triangles, int threads = 0,
                                        const SeamNeighbours* seams = nullptr);
+
+// An edge u-w of one triangle of an intersecting pair that passes through (or touches) the other
+// triangle, by index.
+struct Piercing {
+  std::uint32_t u, w, triangle;
+};
+
+// The pairs the count above counts (triangle indices, each pair once) and their piercing edges,
+// in an order that does not depend on the thread count.
+struct SelfIntersections {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
+  std::vector<Piercing> piercings;
+};
+SelfIntersections find_self_intersections(const std::vector<glm::dvec3>& positions,
+                                          const std::vector<glm::uvec3>& triangles, int threads = 0,
+                                          const SeamNeighbours* seams = nullptr);
 
 // Whether two triangles meet (the test above, for one pair).
 bool triangles_intersect(const glm::dvec3 a[3], const glm::dvec3 b[3]);

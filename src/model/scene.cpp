@@ -376,7 +376,7 @@ ClothDesc read_cloth(const ObjectReader& r, const std::string& file, bool mesh_h
     // true / false, or an object of settings (which turns it on).
     if (r.at("self_collision").is_object()) {
       const ObjectReader s = r.object("self_collision");
-      s.allow_only({"cell_size", "rebuild"});
+      s.allow_only({"cell_size", "rebuild", "untangle"});
       c.self_collision = true;
       c.self_collision_cell = s.number("cell_size", 0.0, 1e-6, kHuge);
       const std::string rebuild = s.string("rebuild", "substep");
@@ -384,10 +384,12 @@ ClothDesc read_cloth(const ObjectReader& r, const std::string& file, bool mesh_h
         s.fail("must be \"substep\" or \"iteration\", got \"" + rebuild + "\"", "rebuild");
       }
       c.self_collision_every_iteration = rebuild == "iteration";
+      c.self_collision_untangle = s.boolean("untangle", false);
     } else if (r.at("self_collision").is_boolean()) {
       c.self_collision = r.boolean("self_collision", false);
     } else {
-      r.fail("must be true, false or {\"cell_size\": .., \"rebuild\": ..}", "self_collision");
+      r.fail("must be true, false or {\"cell_size\": .., \"rebuild\": .., \"untangle\": ..}",
+             "self_collision");
     }
   }
   if (c.self_collision && !(c.thickness > 0.0)) {

@@ -88,6 +88,7 @@ nlohmann::json settings_json(const Scene& scene, const ClothModel& cloth, int th
           {"self_collision_cell", scene.cloth.self_collision_cell},
           {"self_collision_rebuild",
            scene.cloth.self_collision_every_iteration ? "iteration" : "substep"},
+          {"self_collision_untangle", scene.cloth.self_collision_untangle},
           {"vertices", cloth.mesh.positions.size()},
           {"triangles", cloth.mesh.triangles.size()},
           {"pinned", cloth.pinned},

@@ -188,6 +188,10 @@ class ParallelSolver final : public Solver {
     if (m_attach)
       m_attach->begin_substep(s, static_cast<double>(m_substeps_done + 1) * m_params.dt());
     if (m_stitches) m_stitches->begin_substep(static_cast<double>(m_substeps_done) * m_params.dt());
+    if (m_self && m_self->untangles()) {
+      download(m_x, m_host_x);
+      m_self->find_crossings(m_host_x, m_exec.threads());
+    }
     if (m_self && !m_self->every_iteration()) m_self->rebuild(s);
     for (int it = 0; it < m_params.iterations; ++it) {
       m_exec.iteration_begin();
@@ -345,6 +349,7 @@ class ParallelSolver final : public Solver {
   std::unique_ptr<ColliderAttachments<Exec>> m_attach;
   std::unique_ptr<SelfCollision<Exec>> m_self;
   std::uint64_t m_self_contacts = 0;
+  std::vector<glm::dvec3> m_host_x;  // the start positions on the host, for untangling
 };
 
 }  // namespace drape

@@ -36,6 +36,7 @@ PhysicsParams physics_params(const Scene& scene) {
   p.self_collision.friction = scene.cloth.friction;
   p.self_collision.cell_size = scene.cloth.self_collision_cell;
   p.self_collision.every_iteration = scene.cloth.self_collision_every_iteration;
+  p.self_collision.untangle = scene.cloth.self_collision_untangle;
   return p;
 }
 

@@ -14,6 +14,7 @@ struct SelfCollisionParams {
   double thickness = 0.005, friction = 0.3;
   double cell_size = 0.0;        // hash cell, metres; 0 = the mean rest edge length
   bool every_iteration = false;  // gather contacts every iteration instead of every substep
+  bool untangle = false;         // recover from self-intersections (collision/untangle.h)
 };
 
 struct PhysicsParams {

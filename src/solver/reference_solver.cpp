@@ -385,6 +385,11 @@ class ReferenceSolver final : public Solver {
 
 std::unique_ptr<Solver> make_reference_solver(const ClothModel& cloth, const PhysicsParams& params,
                                               const std::vector<Collider>& colliders) {
+  if (params.self_collision.untangle) {
+    throw InputError(
+        "cloth.self_collision.untangle: the reference backend's self-collision (the spec's) keeps "
+        "no contact sides to untangle; use the cpu or cuda backend");
+  }
   return std::make_unique<ReferenceSolver>(cloth, params, colliders);
 }
 

@@ -10,6 +10,7 @@
 
 #include "collision/self_collision_pairs.h"
 #include "collision/self_intersection.h"
+#include "collision/untangle.h"
 #include "drape/error.h"
 #include "kernels/geometry.h"
 #include "model/cloth.h"
@@ -68,7 +69,38 @@ TEST(SelfIntersection, CountMatchesAllPairs) {
     }
     EXPECT_GT(expected, 0u);
     EXPECT_EQ(count_self_intersections(x, tris), expected);
+    const SelfIntersections one = find_self_intersections(x, tris, 1);
+    const SelfIntersections three = find_self_intersections(x, tris, 3);
+    EXPECT_EQ(one.pairs.size(), expected);
+    EXPECT_EQ(one.pairs, three.pairs);
+    EXPECT_EQ(one.piercings.size(), three.piercings.size());
   }
+}
+
+// Triangle 0 lies in y = 0 with its normal (b - a) x (c - a) along -y; triangle 1 stands through
+// it, its edge 3-4 piercing triangle 0 with vertex 3 1 cm below and vertex 4 3 cm above.
+TEST(Untangle, TheShallowerEndOfAPiercingEdgeGoesToTheOtherEndsSide) {
+  const std::vector<dvec3> x = {{0, 0, 0},         {1, 0, 0},        {0, 0, 1},
+                                {0.2, -0.01, 0.2}, {0.2, 0.03, 0.2}, {0.3, 0.03, 0.5}};
+  const std::vector<glm::uvec3> tris = {{0, 1, 2}, {3, 4, 5}};
+  const SelfIntersections found = find_self_intersections(x, tris);
+  ASSERT_EQ(found.pairs.size(), 1u);
+  // Edge 3-4 pierces triangle 0, and edge 5-3 too (from (0.3, 0.03, 0.5) down to vertex 3).
+  ASSERT_EQ(found.piercings.size(), 2u);
+  for (const Piercing& p : found.piercings) EXPECT_EQ(p.triangle, 0u);
+  const CrossingSides sides = crossing_sides(found, x, tris);
+  ASSERT_EQ(sides.offsets.size(), 7u);
+  // Vertex 3 (1 cm from the plane, against 3 cm for 4 and 5) must go up: -1 along (0, -1, 0).
+  EXPECT_EQ(sides.offsets[3], 0u);
+  EXPECT_EQ(sides.offsets[4], 1u);
+  EXPECT_EQ(sides.offsets[6], 1u);
+  EXPECT_EQ(sides.triangles[0], glm::uvec3(0, 1, 2));
+  EXPECT_EQ(sides.sides[0], -1.0f);
+  for (int v = 0; v < 6; ++v) EXPECT_EQ(sides.crossed[v], 1u);
+  // No intersection, nothing to do.
+  std::vector<dvec3> apart = x;
+  apart[3].y = 0.01;
+  EXPECT_TRUE(crossing_sides(find_self_intersections(apart, tris), apart, tris).empty());
 }
 
 }  // namespace

@@ -145,7 +145,9 @@ TEST(Scene, BadInputNamesFileAndKey) {
             "s.json: cloth.mesh.grid.resolution: needs at least 2 vertices per side");
   EXPECT_EQ(error_of(cloth_with(R"("self_collision": 1)")),
             "s.json: cloth.self_collision: must be true, false or {\"cell_size\": .., "
-            "\"rebuild\": ..}");
+            "\"rebuild\": .., \"untangle\": ..}");
+  EXPECT_EQ(error_of(cloth_with(R"("self_collision": {"untangle": 1})")),
+            "s.json: cloth.self_collision.untangle: must be true or false");
   EXPECT_EQ(error_of(cloth_with(R"("self_collision": {"rebuild": "frame"})")),
             "s.json: cloth.self_collision.rebuild: must be \"substep\" or \"iteration\", got "
             "\"frame\"");
