@@ -123,9 +123,8 @@ class SelfCollision {
 
   // With untangling: finds where the cloth intersects itself at x (the positions the next
   // contacts take their sides from, on the host; `threads` host threads) and what the contacts
-  // gathered until the next call must do there (collision/untangle.h). Returns the number of
-  // intersecting pairs found.
-  std::size_t find_crossings(const std::vector<glm::dvec3>& x, int threads) {
+  // gathered until the next call must do there (collision/untangle.h).
+  void find_crossings(const std::vector<glm::dvec3>& x, int threads) {
     const SelfIntersections found = find_self_intersections(x, m_all_triangles, threads, &m_seams);
     const CrossingSides sides = crossing_sides(found, x, m_all_triangles);
     m_crossing = !sides.empty();
@@ -134,16 +133,7 @@ class SelfCollision {
       m_cross_triangles.upload(sides.triangles);
       m_cross_sides.upload(sides.sides);
       m_crossed.upload(sides.crossed);
-      m_crossings_found += found.pairs.size();
     }
-    return found.pairs.size();
-  }
-
-  // Intersecting pairs found by find_crossings since the last call.
-  std::uint64_t take_crossing_count() {
-    const std::uint64_t n = m_crossings_found;
-    m_crossings_found = 0;
-    return n;
   }
 
   // The triangles self-collision uses (the non-degenerate ones), on the host.
@@ -360,7 +350,6 @@ class SelfCollision {
   std::vector<glm::uvec3> m_all_triangles;
   SeamNeighbours m_seams;
   bool m_crossing = false;
-  std::uint64_t m_crossings_found = 0;
   Buffer<std::uint32_t> m_cross_offsets;
   Buffer<glm::uvec3> m_cross_triangles;
   Buffer<float> m_cross_sides;
