@@ -177,12 +177,16 @@ SeamNeighbours sewn_surface_neighbours(const StitchSet& stitches, const Topology
     adjacent[u].push_back({w, length});
     adjacent[w].push_back({u, length});
   };
-  for (std::size_t e = 0; e < topology.edge_count(); ++e) {
-    link(topology.edge_v0[e], topology.edge_v1[e], topology.edge_rest_length[e]);
-  }
+  std::vector<char> stitched(n, 0);
   for (std::size_t k = 0; k < stitches.size(); ++k) {
     link(stitches.v[k], stitches.a[k], 0.0);
     link(stitches.v[k], stitches.b[k], 0.0);
+    stitched[stitches.v[k]] = stitched[stitches.a[k]] = stitched[stitches.b[k]] = 1;
+  }
+  for (std::size_t e = 0; e < topology.edge_count(); ++e) {
+    const std::uint32_t u = topology.edge_v0[e], w = topology.edge_v1[e];
+    const double length = topology.edge_rest_length[e];
+    link(u, w, stitched[u] || stitched[w] ? std::min(length, reach) : length);
   }
   SeamNeighbours out;
   out.offsets.push_back(0);

@@ -43,9 +43,11 @@ SeamNeighbours seam_neighbours(const StitchSet& stitches, const std::vector<glm:
 
 // For each vertex, the vertices within `reach` of it along the sewn rest surface (itself
 // included), sorted: paths over the rest edges (their rest lengths) that cross a stitch at no
-// cost (a stitched vertex is one point with both ends of its edge). The two sides of a seam are
-// as near as sewing makes them, while two layers of one panel that sewing gathers or folds onto
-// each other stay as far apart as the fabric between them.
+// cost (a stitched vertex is one point with both ends of its edge), and an edge at a stitched
+// vertex counts at most `reach`. The two sides of a seam are as near as sewing makes them, and
+// the first ring of fabric around a seam is near it at any mesh resolution (nothing resists the
+// panels folding flat onto each other there), while two layers of one panel that sewing gathers
+// or folds onto each other stay as far apart as the fabric between them.
 SeamNeighbours sewn_surface_neighbours(const StitchSet& stitches, const Topology& topology,
                                        std::size_t vertex_count, double reach);
 

@@ -317,6 +317,15 @@ TEST(Stitch, SewnSurfaceNeighboursFollowTheFabricAcrossSeams) {
   EXPECT_TRUE(apart.joined(0, 1) && apart.joined(1, 10) && !apart.joined(0, 11));
   // A path of exactly the reach counts: 0 to 2 along the bottom row.
   EXPECT_TRUE(sewn_surface_neighbours(StitchSet{}, topology, x.size(), 2.0).joined(0, 2));
+  // With a reach shorter than the edges, an edge at a stitched vertex counts the reach: the first
+  // ring around the seam is joined to it (and so to the other side), nothing past that ring.
+  const SeamNeighbours coarse = sewn_surface_neighbours(stitch, topology, x.size(), 0.8);
+  const std::vector<std::uint32_t> ring_of_0(coarse.vertices.begin() + coarse.offsets[0],
+                                             coarse.vertices.begin() + coarse.offsets[1]);
+  EXPECT_EQ(ring_of_0, (std::vector<std::uint32_t>{0, 1, 8, 9, 10, 18, 19}));
+  EXPECT_FALSE(coarse.joined(1, 10));  // two capped edges: 1.6 m
+  EXPECT_FALSE(coarse.joined(1, 2));   // an edge away from the seam keeps its length
+  EXPECT_FALSE(sewn_surface_neighbours(StitchSet{}, topology, x.size(), 0.8).joined(0, 1));
 }
 
 std::string error_of(const testing::TempDir& dir, const std::string& cloth_keys) {
