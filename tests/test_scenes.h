@@ -1,9 +1,12 @@
 // Scenes shared by the test suites.
 #pragma once
 
+#include <fstream>
 #include <random>
+#include <string>
 
 #include <nanovdb/util/Primitives.h>
+#include <glm/geometric.hpp>
 
 #include "collision/collider.h"
 #include "drape/scene.h"
@@ -52,6 +55,28 @@ inline Scene stacked_sheets(int n, bool self_collision) {
   s.cloth.self_collision = self_collision;
   s.solver.substeps = 8;
   return s;
+}
+
+// The stacked sheets (20 x 20) with the upper one poked 3 cm down through the lower one around a
+// point, their unpoked shape written to `rest` (an OBJ) as the rest mesh.
+inline Scene poked_sheets(bool untangle, const std::string& rest) {
+  Scene scene = stacked_sheets(20, true);
+  std::ofstream obj(rest);
+  for (const glm::dvec3& p : scene.cloth.mesh_data->positions) {
+    obj << "v " << p.x << " " << p.y << " " << p.z << "\n";
+  }
+  for (const glm::uvec3& t : scene.cloth.mesh_data->triangles) {
+    obj << "f " << t.x + 1 << " " << t.y + 1 << " " << t.z + 1 << "\n";
+  }
+  scene.cloth.rest_mesh_path = rest;
+  auto mesh = std::make_shared<TriMesh>(*scene.cloth.mesh_data);
+  const glm::dvec3 centre(0.02, 0.47, 0.01);
+  for (std::size_t i = mesh->positions.size() / 2; i < mesh->positions.size(); ++i) {
+    if (glm::distance(mesh->positions[i], centre) < 0.06) mesh->positions[i].y -= 0.03;
+  }
+  scene.cloth.mesh_data = mesh;
+  scene.cloth.self_collision_untangle = untangle;
+  return scene;
 }
 
 // A random triangle soup of `vertices` points in a cube of side `box`, every vertex free.

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <random>
 #include <set>
 
@@ -211,47 +210,29 @@ TEST(SelfCollisionSim, ReferenceBackendSeparatesStackedSheets) {
 // The stacked sheets started tangled: the top sheet's middle (the vertices within 6 cm of its
 // centre) pushed 1 cm through the bottom sheet, the sheets as they were (2 cm apart) the rest
 // shape, written to `rest`.
-Scene poked_sheets(bool untangle, const std::string& rest) {
-  Scene scene = testing::stacked_sheets(20, true);
-  std::ofstream obj(rest);
-  for (const dvec3& p : scene.cloth.mesh_data->positions) {
-    obj << "v " << p.x << " " << p.y << " " << p.z << "\n";
-  }
-  for (const glm::uvec3& t : scene.cloth.mesh_data->triangles) {
-    obj << "f " << t.x + 1 << " " << t.y + 1 << " " << t.z + 1 << "\n";
-  }
-  scene.cloth.rest_mesh_path = rest;
-  auto mesh = std::make_shared<TriMesh>(*scene.cloth.mesh_data);
-  const dvec3 centre(0.02, 0.47, 0.01);
-  for (std::size_t i = mesh->positions.size() / 2; i < mesh->positions.size(); ++i) {
-    if (glm::distance(mesh->positions[i], centre) < 0.06) mesh->positions[i].y -= 0.03;
-  }
-  scene.cloth.mesh_data = mesh;
-  scene.cloth.self_collision_untangle = untangle;
-  return scene;
-}
-
 // Contacts keep the side a pair starts a substep on, so the poke is held through; with untangling
 // it is pushed back and the sheets end apart, on 1 and 3 threads alike.
 TEST(SelfCollisionSim, UntanglingPushesAPokeBackThrough) {
   testing::TempDir dir;
   const std::string rest = dir.file("rest.obj");
-  const Scene held = poked_sheets(false, rest);
+  const Scene held = testing::poked_sheets(false, rest);
   const std::vector<glm::uvec3>& tris = held.cloth.mesh_data->triangles;
   ASSERT_GT(count_self_intersections(held.cloth.mesh_data->positions, tris), 0u);
   const SimResult stuck = simulate(held, sphere_only(), 12);
   EXPECT_GT(stuck.last_intersections, 0u);
-  const SimResult freed = simulate(poked_sheets(true, rest), sphere_only(), 12, Backend::cpu, 1);
+  const SimResult freed =
+      simulate(testing::poked_sheets(true, rest), sphere_only(), 12, Backend::cpu, 1);
   RecordProperty("intersections_held", std::to_string(stuck.last_intersections));
   EXPECT_EQ(freed.last_intersections, 0u);
   EXPECT_GE(sheet_gap(freed.final, tris), held.cloth.thickness / 2);
-  const SimResult three = simulate(poked_sheets(true, rest), sphere_only(), 12, Backend::cpu, 3);
+  const SimResult three =
+      simulate(testing::poked_sheets(true, rest), sphere_only(), 12, Backend::cpu, 3);
   EXPECT_TRUE(freed.final == three.final);
 }
 
 TEST(SelfCollisionSim, UntanglingIsRefusedOnTheReference) {
   testing::TempDir dir;
-  const Scene scene = poked_sheets(true, dir.file("rest.obj"));
+  const Scene scene = testing::poked_sheets(true, dir.file("rest.obj"));
   EXPECT_THROW(simulate(scene, sphere_only(), 1, Backend::reference), InputError);
 }
 
