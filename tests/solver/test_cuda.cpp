@@ -25,6 +25,19 @@ double centroid_distance(const std::vector<glm::dvec3>& a, const std::vector<glm
   return glm::length(ca - cb) / static_cast<double>(a.size());
 }
 
+// The last positions of `frames` frames on cpu (a) and on cuda (b).
+void run_both(const Scene& scene, const ClothModel& cloth, const std::vector<Collider>& colliders,
+              int frames, std::vector<glm::dvec3>& a, std::vector<glm::dvec3>& b) {
+  auto cpu = make_cpu_solver(cloth, physics_params(scene), 0, colliders);
+  auto cuda = make_cuda_solver(cloth, physics_params(scene), colliders);
+  for (int frame = 0; frame < frames; ++frame) {
+    cpu->step_frame();
+    cuda->step_frame();
+  }
+  cpu->copy_positions(a);
+  cuda->copy_positions(b);
+}
+
 Scene two_corner_scene() {
   Scene s = testing::two_corner_scene();
   s.solver.substeps = 16;
@@ -62,15 +75,8 @@ TEST(Cuda, DrapesOnALevelSetLikeCpu) {
   collider.desc.thickness = 0.01;
   collider.grid = std::make_shared<SdfGrid>(testing::level_set_sphere(0.3, 0.01, 3));
   const ClothModel cloth = build_cloth(scene);
-  auto cpu = make_cpu_solver(cloth, physics_params(scene), 0, {collider});
-  auto cuda = make_cuda_solver(cloth, physics_params(scene), {collider});
-  for (int frame = 0; frame < 24; ++frame) {
-    cpu->step_frame();
-    cuda->step_frame();
-  }
   std::vector<glm::dvec3> a, b;
-  cpu->copy_positions(a);
-  cuda->copy_positions(b);
+  run_both(scene, cloth, {collider}, 24, a, b);
   for (const glm::dvec3& p : b) EXPECT_GE(collider.grid->sample(p), -1e-3);
   EXPECT_LT(centroid_distance(a, b), 0.006);
 }
@@ -152,15 +158,8 @@ TEST(Cuda, UntanglingPushesAPokeBackThroughLikeCpu) {
   sphere.desc.friction = 0.3;
   const ClothModel cloth = build_cloth(scene);
   ASSERT_GT(count_self_intersections(cloth.mesh.positions, cloth.mesh.triangles), 0u);
-  auto cpu = make_cpu_solver(cloth, physics_params(scene), 0, {sphere});
-  auto cuda = make_cuda_solver(cloth, physics_params(scene), {sphere});
-  for (int frame = 0; frame < 12; ++frame) {
-    cpu->step_frame();
-    cuda->step_frame();
-  }
   std::vector<glm::dvec3> a, b;
-  cpu->copy_positions(a);
-  cuda->copy_positions(b);
+  run_both(scene, cloth, {sphere}, 12, a, b);
   EXPECT_EQ(count_self_intersections(a, cloth.mesh.triangles), 0u);
   EXPECT_EQ(count_self_intersections(b, cloth.mesh.triangles), 0u);
   EXPECT_LT(centroid_distance(a, b), 0.006);
