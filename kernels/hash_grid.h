@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include <glm/geometric.hpp>
+#include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
@@ -63,17 +64,14 @@ DRAPE_HD inline void mark_run(std::uint32_t i, const std::uint32_t* sorted_keys,
   if (i + 1 == n || sorted_keys[i + 1] != key) runs[key].y = i + 1;
 }
 
-// Calls f(item, sphere) for every item whose bounding sphere comes within `reach` of the sphere
-// `q`, given that no item's radius exceeds `item_radius` and cells are at least q.w + item_radius +
-// reach wide. The buckets of the 27 cells around q's centre are visited (only those of cells that
-// the box of that half-width overlaps: the others hold nothing within reach), each bucket once, in
-// a fixed order. A bucket may also hold items of other cells; the sphere test decides, so each
-// item within reach is reported exactly once. With `after` given, only items above it are
-// reported: a bucket's items are in ascending id order (the sort is stable), so they are read from
-// the top down until `after`.
+// Calls f(run) once for every non-empty bucket a query for the sphere `q` within `reach` must
+// read, given that no item's radius exceeds `item_radius` and cells are at least q.w + item_radius
+// + reach wide: the buckets of the 27 cells around q's centre (only those of cells that the box of
+// that half-width overlaps: the others hold nothing within reach), each bucket once, in a fixed
+// order. A bucket may also hold items of other cells.
 template <class F>
-DRAPE_HD void for_each_near(const HashGridView& g, const glm::vec4& q, float reach,
-                            float item_radius, F f, std::uint32_t after = kNone) {
+DRAPE_HD void for_each_bucket_near(const HashGridView& g, const glm::vec4& q, float reach,
+                                   float item_radius, F f) {
   const glm::vec3 centre(q.x, q.y, q.z);
   const glm::ivec3 cell = cell_of(centre, g.inv_cell);
   const glm::vec3 box(q.w + item_radius + reach);
@@ -91,16 +89,29 @@ DRAPE_HD void for_each_near(const HashGridView& g, const glm::vec4& q, float rea
         for (int k = 0; k < visited; ++k) again = again || seen[k] == b;
         if (again) continue;
         seen[visited++] = b;
-        for (std::uint32_t k = run.y; k-- > run.x;) {
-          if (after != kNone && g.items[k] <= after) break;
-          const glm::vec4 sphere = g.spheres[k];
-          const glm::vec3 d = glm::vec3(sphere.x, sphere.y, sphere.z) - centre;
-          const float limit = sphere.w + q.w + reach;
-          if (glm::dot(d, d) < limit * limit) f(g.items[k], sphere);
-        }
+        f(run);
       }
     }
   }
+}
+
+// Calls f(item, sphere) for every item whose bounding sphere comes within `reach` of the sphere
+// `q` (the buckets of for_each_bucket_near; the sphere test decides, so each item within reach is
+// reported exactly once). With `after` given, only items above it are reported: a bucket's items
+// are in ascending id order (the sort is stable), so they are read from the top down until `after`.
+template <class F>
+DRAPE_HD void for_each_near(const HashGridView& g, const glm::vec4& q, float reach,
+                            float item_radius, F f, std::uint32_t after = kNone) {
+  const glm::vec3 centre(q.x, q.y, q.z);
+  for_each_bucket_near(g, q, reach, item_radius, [&](const glm::uvec2& run) {
+    for (std::uint32_t k = run.y; k-- > run.x;) {
+      if (after != kNone && g.items[k] <= after) break;
+      const glm::vec4 sphere = g.spheres[k];
+      const glm::vec3 d = glm::vec3(sphere.x, sphere.y, sphere.z) - centre;
+      const float limit = sphere.w + q.w + reach;
+      if (glm::dot(d, d) < limit * limit) f(g.items[k], sphere);
+    }
+  });
 }
 
 }  // namespace drape::kernels

@@ -20,6 +20,7 @@
 #include "drape/error.h"
 #include "kernels/geometry.h"
 #include "kernels/pair_query.h"
+#include "kernels/pair_reuse.h"
 #include "kernels/self_contact.h"
 #include "model/cloth.h"
 #include "solver/physics.h"
@@ -29,6 +30,14 @@ namespace drape {
 // How far beyond the thickness contacts are gathered, as a multiple of the thickness: room for
 // the motion of the iterations between two rebuilds.
 constexpr float kSearchMargin = 0.5f;
+// Reuse of the pairs of a full search (kernels/pair_reuse.h): the skin it gathers beyond the
+// search radius, as a multiple of the thickness; the part of it the displacements may span (the
+// rest covers rounding); the cost of a full search with the skin, in full searches without it,
+// for deciding when the next one pays (gather_pairs). Chosen, not tuned: a skin of 0.5 measured
+// the same on the 128² benchmark.
+constexpr float kReuseSkin = 0.25f;
+constexpr float kReuseSlack = 0.95f;
+constexpr float kRefreshCost = 1.5f;
 // Contact-only passes after the last iteration of a substep.
 constexpr int kSettlePasses = 4;
 // With stitches, pairs within this multiple of the search radius at the sewn start whose
@@ -104,6 +113,12 @@ class SelfCollision {
     m_groups.resize(m_vertices);
     m_group_radii.resize(m_vertices);
     m_pairs.resize(m_vertices);
+    m_kept.resize(m_vertices);
+    m_base.resize(m_vertices);
+    m_motion.resize(m_vertices);
+    m_run_motion.resize(m_vertices);
+    m_fresh.resize(m_vertices);
+    m_fresh_ids.resize(m_vertices);
 
     m_base_cell = static_cast<float>(
         params.cell_size > 0.0 ? params.cell_size : mean_rest_edge_length(cloth.topology));
@@ -155,6 +170,11 @@ class SelfCollision {
     return ids;
   }
 
+  // The rows of the last rebuild's contacts, and how many vertices queried the grid for them (all
+  // of them after a full search; the others tested their kept pairs).
+  const CandidateRows<Exec, std::uint64_t>& contact_rows() const { return m_pairs; }
+  std::uint32_t last_queries() const { return m_last_queries; }
+
   // The topology edge of edge e here.
   std::uint32_t topology_edge(std::uint32_t e) const { return m_edge_ids[e]; }
 
@@ -170,7 +190,9 @@ class SelfCollision {
            m_owned_triangles.bytes() + m_edge_spheres.bytes() + m_edge_halves.bytes() +
            m_tri_spheres.bytes() + m_groups.bytes() + m_group_radii.bytes() + m_pairs.bytes() +
            m_near.bytes() + m_grid.bytes() + m_contacts.bytes() + m_active.bytes() +
-           m_active_ids.bytes() + m_slot_dp.bytes() + m_slot_vertices.bytes() + m_slots.bytes();
+           m_active_ids.bytes() + m_slot_dp.bytes() + m_slot_vertices.bytes() + m_slots.bytes() +
+           m_kept.bytes() + m_base.bytes() + m_motion.bytes() + m_run_motion.bytes() +
+           m_fresh.bytes() + m_fresh_ids.bytes();
   }
 
   // Candidate pairs at positions p into `rows`: in vertex v's row, in ascending order, the
@@ -178,12 +200,22 @@ class SelfCollision {
   // the number of pairs.
   std::uint32_t find_pairs(const glm::vec3* p, const float* w,
                            CandidateRows<Exec, std::uint64_t>& rows) {
+    const float group_radius = bound_groups(p);
+    build_grid(group_radius, m_view.radius);
+    return rows.gather(m_exec, query(p, w, group_radius));
+  }
+
+  // The steps of find_pairs and rebuild. They are public because nvcc accepts an extended
+  // __host__ __device__ lambda only in a public member function.
+  //
+  // The bounding spheres of every edge, triangle and group at positions p; returns the largest
+  // group radius.
+  float bound_groups(const glm::vec3* p) {
     const kernels::SelfView sv = view();
     const std::uint32_t* e0 = sv.edge_v0;
     const std::uint32_t* e1 = sv.edge_v1;
     const glm::uvec3* tris = sv.triangles;
     const std::uint32_t* owned = m_owned.data();
-    const std::uint32_t* owned_tris = m_owned_triangles.data();
     glm::vec4* edge_spheres = m_edge_spheres.data();
     glm::vec3* halves = m_edge_halves.data();
     glm::vec4* tri_spheres = m_tri_spheres.data();
@@ -200,22 +232,99 @@ class SelfCollision {
       groups[v] = kernels::owned_sphere(p, v, owned[v], owned[v + 1], e1);
       group_radii[v] = groups[v].w;
     });
-    // Two groups hold a pair within the search radius only if their spheres come that close, so a
-    // query reaches two group radii plus the radius. Cells twice that wide make the box a query
-    // searches overlap at most two cells along each axis: 8 buckets instead of up to 27.
-    const float group_radius = m_vertices > 0 ? m_exec.max_value(group_radii, m_vertices) : 0.0f;
-    m_grid.build(m_exec, m_vertices,
-                 std::max(m_base_cell, 2.0f * (2.0f * group_radius + sv.radius)),
+    return m_vertices > 0 ? m_exec.max_value(group_radii, m_vertices) : 0.0f;
+  }
+
+  // The grid of the groups bounded last, for queries within `radius`. Two groups hold a pair
+  // within the radius only if their spheres come that close, so a query reaches two group radii
+  // plus the radius. Cells twice that wide make the box a query searches overlap at most two
+  // cells along each axis: 8 buckets instead of up to 27.
+  void build_grid(float group_radius, float radius) {
+    const glm::vec4* groups = m_groups.data();
+    m_grid.build(m_exec, m_vertices, std::max(m_base_cell, 2.0f * (2.0f * group_radius + radius)),
                  [=] DRAPE_HD(std::uint32_t v) { return groups[v]; });
-    return rows.gather(
-        m_exec, kernels::PairQuery{p, w, sv, owned, owned_tris, edge_spheres, halves, tri_spheres,
-                                   groups, m_grid.view(), group_radius});
+  }
+
+  // The pair search over the grid built last, within the view's radius.
+  kernels::PairQuery query(const glm::vec3* p, const float* w, float group_radius) {
+    return kernels::PairQuery{p,
+                              w,
+                              view(),
+                              m_owned.data(),
+                              m_owned_triangles.data(),
+                              m_edge_spheres.data(),
+                              m_edge_halves.data(),
+                              m_tri_spheres.data(),
+                              m_groups.data(),
+                              m_grid.view(),
+                              group_radius};
+  }
+
+  // The contacts' pairs at positions p into m_pairs (pair_reuse.h): a full search within the
+  // radius plus the skin into m_kept when the last one is used up, then each vertex's row from
+  // its kept pairs or, where its neighbourhood has moved too much since that search, from a query
+  // of its own. Either way the rows are those a full search would find. Returns the number of
+  // pairs.
+  std::uint32_t gather_pairs(const glm::vec3* p, const float* w) {
+    const float group_radius = bound_groups(p);
+    const float radius = m_view.radius, skin = kReuseSkin * m_view.thickness;
+    std::uint32_t* fresh = m_fresh.data();
+    if (m_refresh) {
+      m_view.radius = radius + skin;
+      build_grid(group_radius, m_view.radius);
+      m_kept.gather(m_exec, query(p, w, group_radius));
+      m_view.radius = radius;
+      glm::vec3* base = m_base.data();
+      m_exec.for_each(0, m_vertices, [=] DRAPE_HD(std::uint32_t v) {
+        base[v] = p[v];
+        fresh[v] = 0;
+      });
+      m_refresh = false;
+      m_last_queries = m_vertices;
+      m_spent = 0.0f;
+      m_since = 0;
+    } else {
+      build_grid(group_radius, radius);
+      const glm::vec3* base = m_base.data();
+      const std::uint32_t* owned = m_owned.data();
+      const std::uint32_t* e1 = m_edge_v1.data();
+      kernels::MotionBox* motion = m_motion.data();
+      m_exec.for_each(0, m_vertices, [=] DRAPE_HD(std::uint32_t v) {
+        motion[v] = kernels::group_motion(p, base, v, owned[v], owned[v + 1], e1);
+      });
+      const kernels::HashGridView grid = m_grid.view();
+      kernels::MotionBox* run_motion = m_run_motion.data();
+      m_exec.for_each(0, grid.mask + 1, [=] DRAPE_HD(std::uint32_t b) {
+        const glm::uvec2 run = grid.runs[b];
+        if (run.x == kernels::kNone) return;
+        kernels::MotionBox box;
+        for (std::uint32_t k = run.x; k < run.y; ++k) box.add(motion[grid.items[k]]);
+        run_motion[run.x] = box;
+      });
+      const glm::vec4* groups = m_groups.data();
+      const float limit = kReuseSlack * skin;
+      m_exec.for_each(0, m_vertices, [=] DRAPE_HD(std::uint32_t v) {
+        fresh[v] =
+            kernels::needs_query(grid, groups[v], radius, group_radius, run_motion, limit) ? 1 : 0;
+      });
+      const std::uint32_t queries = m_exec.select(fresh, m_vertices, m_fresh_ids.data());
+      // Searching in full again pays once this search's share of queries exceeds the mean cost per
+      // search since the last full one, counting that one as kRefreshCost.
+      m_last_queries = queries;
+      const float share = static_cast<float>(queries) / static_cast<float>(m_vertices);
+      m_spent += share;
+      ++m_since;
+      m_refresh = share * static_cast<float>(m_since) > kRefreshCost + m_spent;
+    }
+    return m_pairs.gather(m_exec, kernels::ReuseRows<kernels::PairQuery>{
+                                      query(p, w, group_radius), m_kept.pairs(), fresh,
+                                      m_owned.data(), m_owned_triangles.data()});
   }
 
   // Finds the contacts at the current positions p (sides from the start positions x).
   void rebuild(kernels::ParticleView s) {
     const kernels::SelfView sv = view();
-    m_count = find_pairs(s.p, s.w, m_pairs);
+    m_count = gather_pairs(s.p, s.w);
     m_contacts_found += m_count;
     const std::size_t slots = 4 * static_cast<std::size_t>(m_count);
     m_contacts.resize(m_count);
@@ -339,6 +448,15 @@ class SelfCollision {
   Buffer<glm::vec3> m_edge_halves;
   HashGrid<Exec> m_grid;
   CandidateRows<Exec, std::uint64_t> m_pairs, m_near;
+  // Reuse (gather_pairs): the pairs within the radius plus the skin at the last full search, the
+  // positions then, each group's and each bucket's displacements since, the vertices that query.
+  CandidateRows<Exec, std::uint64_t> m_kept;
+  Buffer<glm::vec3> m_base;
+  Buffer<kernels::MotionBox> m_motion, m_run_motion;
+  Buffer<std::uint32_t> m_fresh, m_fresh_ids;
+  bool m_refresh = true;
+  float m_spent = 0.0f;  // the shares of vertices that queried, summed since the last full search
+  std::uint32_t m_since = 0, m_last_queries = 0;
   std::uint32_t m_count = 0;
   std::uint64_t m_contacts_found = 0;
   Buffer<kernels::Contact> m_contacts;

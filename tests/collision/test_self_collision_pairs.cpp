@@ -9,12 +9,14 @@
 
 #include <glm/geometric.hpp>
 
+#include "collision/self_collision.h"
 #include "collision/self_collision_pairs.h"
 #include "collision/self_intersection.h"
 #include "drape/error.h"
 #include "kernels/geometry.h"
 #include "model/cloth.h"
 #include "model/primitives.h"
+#include "solver/exec_cpu.h"
 #include "solver/reference_constraints.h"
 #include "solver/solver.h"
 #include "test_scenes.h"
@@ -166,6 +168,59 @@ TEST(SelfCollisionHash, AVertexWithTooManyEdgesIsAnInputError) {
   SelfCollisionParams params;
   params.thickness = 0.001;
   EXPECT_THROW(find_self_collision_pairs(c, params, c.mesh.positions, 1), InputError);
+}
+
+// Pair reuse (kernels/pair_reuse.h): as a fold moves, every rebuild's contact rows are the rows a
+// full search finds at the same positions, whether its vertices reuse their kept pairs (a rigid
+// motion: none queries), query again (one layer sliding onto the other) or search in full.
+TEST(SelfCollisionReuse, RowsMatchAFullSearchAsTheFoldMoves) {
+  const ClothModel cloth = build_cloth(testing::grid_scene(40, 0.4, {0, 0, 0}));
+  const auto n = static_cast<std::uint32_t>(cloth.mesh.positions.size());
+  // The right quarter folded over the next, `gap` above it and slid `slide` along z.
+  const auto fold = [&](float gap, float slide, const vec3& shift) {
+    std::vector<vec3> p;
+    for (const dvec3& x : cloth.mesh.positions) {
+      const vec3 q = x.x > 0.1 ? vec3(0.2 - x.x, gap, x.z + slide) : vec3(x);
+      p.push_back(q + shift);
+    }
+    return p;
+  };
+  SelfCollisionParams params;
+  params.thickness = 0.003;
+  exec::CpuExec exec(2);
+  exec::CpuExec::Buffer<float> w;
+  w.upload(std::vector<float>(cloth.inv_mass.begin(), cloth.inv_mass.end()));
+  SelfCollision<exec::CpuExec> reused(cloth, params, w.data(), exec);
+  SelfCollision<exec::CpuExec> full(cloth, params, w.data(), exec);
+  exec::CpuExec::Buffer<vec3> x, p, v;
+  v.upload(std::vector<vec3>(n, vec3(0.0f)));
+  std::vector<std::uint32_t> queries, pairs;
+  const auto rebuild = [&](const std::vector<vec3>& now) {
+    x.upload(now);
+    p.upload(now);
+    reused.rebuild({x.data(), p.data(), v.data(), w.data(), n});
+    CandidateRows<exec::CpuExec, std::uint64_t> rows;
+    rows.resize(n);
+    full.find_pairs(p.data(), w.data(), rows);
+    const auto expected = rows.download();
+    EXPECT_EQ(reused.contact_rows().download(), expected) << "rebuild " << queries.size();
+    queries.push_back(reused.last_queries());
+    pairs.push_back(static_cast<std::uint32_t>(expected.size()));
+  };
+  rebuild(fold(0.006f, 0.0f, vec3(0.0f)));
+  rebuild(fold(0.006f, 0.0f, vec3(0.05f, -0.02f, 0.01f)));
+  // The top layer sinks from 6 to 3 mm over the bottom one while it slides.
+  for (float step = 1.0f; step <= 10.0f; step += 1.0f) {
+    rebuild(fold(0.006f - 0.0003f * step, 0.0003f * step, vec3(0.05f, -0.02f, 0.01f)));
+  }
+  EXPECT_EQ(queries[0], n) << "the first rebuild searches in full";
+  EXPECT_EQ(queries[1], 0u) << "a rigid motion keeps every row";
+  EXPECT_TRUE(std::any_of(queries.begin() + 2, queries.end(), [&](std::uint32_t q) {
+    return q > 0 && q < n;
+  })) << "some vertices query again, not all";
+  EXPECT_TRUE(std::count(queries.begin() + 2, queries.end(), n) > 0)
+      << "the reuse runs out and a full search follows";
+  EXPECT_GT(pairs.back(), 4 * pairs.front()) << "the layers come within the radius";
 }
 
 }  // namespace

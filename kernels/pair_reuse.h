@@ -1,0 +1,96 @@
+// Reusing the self-collision pairs of an earlier search (SelfCollision::gather_pairs). A full
+// search gathers, into kept rows, the pairs within the search radius plus a skin s, and records
+// every vertex's position then (the base). Later, a pair's distance (point-triangle or segment-
+// segment) has shrunk by at most the largest difference between its vertices' displacements since
+// the base: the closest points are convex combinations of the vertices, so they move apart or
+// together by at most that much. So while the displacements of v's group and of every group within
+// the radius of it span a box whose diagonal stays under s, v's pairs within the radius are among
+// its kept pairs, and testing those exactly finds the same row a full query would. A vertex whose
+// neighbourhood has moved more (a fold sliding over itself, not a cloth falling or resting as one
+// piece) queries the grid again.
+#pragma once
+
+#include <cstdint>
+
+#include <glm/common.hpp>
+#include <glm/geometric.hpp>
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
+
+#include "kernels/hash_grid.h"
+#include "kernels/hd.h"
+#include "kernels/pair_keys.h"
+#include "kernels/self_candidates.h"
+
+namespace drape::kernels {
+
+// The box spanned by some displacements.
+struct MotionBox {
+  glm::vec3 lo{3.0e38f}, hi{-3.0e38f};
+
+  DRAPE_HD void add(const glm::vec3& u) {
+    lo = glm::min(lo, u);
+    hi = glm::max(hi, u);
+  }
+  DRAPE_HD void add(const MotionBox& b) {
+    lo = glm::min(lo, b.lo);
+    hi = glm::max(hi, b.hi);
+  }
+  // Whether any two displacements in the box differ by `limit` or more (an empty box: no).
+  DRAPE_HD bool spread_reaches(float limit) const {
+    const glm::vec3 d = glm::max(hi - lo, glm::vec3(0.0f));
+    return glm::dot(d, d) >= limit * limit;
+  }
+};
+
+// The displacements since `base` of v's group: v and the far ends of its edges (its triangles'
+// vertices are among them).
+DRAPE_HD inline MotionBox group_motion(const glm::vec3* p, const glm::vec3* base, std::uint32_t v,
+                                       std::uint32_t first_edge, std::uint32_t last_edge,
+                                       const std::uint32_t* edge_v1) {
+  MotionBox box;
+  box.add(p[v] - base[v]);
+  for (std::uint32_t e = first_edge; e < last_edge; ++e) box.add(p[edge_v1[e]] - base[edge_v1[e]]);
+  return box;
+}
+
+// Vertex v must query the grid again: the displacements of the groups in the buckets a query
+// within `radius` reads (`run_motion`: per bucket, at its run's first entry) span `limit` or more.
+DRAPE_HD inline bool needs_query(const HashGridView& grid, const glm::vec4& group, float radius,
+                                 float group_radius, const MotionBox* run_motion, float limit) {
+  MotionBox box;
+  for_each_bucket_near(grid, group, radius, group_radius,
+                       [&](const glm::uvec2& run) { box.add(run_motion[run.x]); });
+  return box.spread_reaches(limit);
+}
+
+// The rows of the next contacts: a vertex marked `fresh` runs `query`; any other tests its kept
+// pairs exactly at the query's radius, in their (ascending) order.
+template <class Query>
+struct ReuseRows {
+  Query query;
+  PairRows<std::uint64_t> kept;
+  const std::uint32_t* fresh;
+  const std::uint32_t* owned_edges;
+  const std::uint32_t* owned_triangles;
+
+  DRAPE_HD std::uint32_t operator()(std::uint32_t v, std::uint64_t* row,
+                                    std::uint32_t capacity) const {
+    if (fresh[v] != 0) return query(v, row, capacity);
+    const std::uint64_t* in = kept.row(v);
+    std::uint32_t n = 0;
+    for (std::uint32_t i = 0; i < kept.counts[v]; ++i) {
+      const PairIds ids = decode_pair(v, in[i], owned_edges, owned_triangles);
+      const bool near =
+          ids.edge_edge
+              ? edge_edge_candidate(ids.first, ids.second, query.p, query.w, query.sv)
+              : point_triangle_candidate(ids.first, ids.second, query.p, query.w, query.sv);
+      if (!near) continue;
+      if (n < capacity) row[n] = in[i];
+      ++n;
+    }
+    return n;
+  }
+};
+
+}  // namespace drape::kernels
