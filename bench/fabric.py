@@ -58,15 +58,18 @@ def final_strain(fabric, iterations, n=32, frames=48):
     return last["max_strain"], last["mean_strain"]
 
 
-def sphere_drape(fabric, iterations, n, substeps, frames, size=1.2, air=None):
+def sphere_drape(fabric, iterations, n, substeps, frames, size=1.2, air=None, offset=(0.0, 0.0),
+                 height=1.0, friction=0.5):
     # The cloth of data/sphere_drape_cotton.json (1.2 m at y = 1 over a 0.35 m sphere), coarser
     # and without the floor, which it does not reach.
     positions, triangles = grid(n)
     positions[:, [0, 2]] *= size
+    positions[:, [0, 2]] += offset
+    positions[:, 1] = height
     settings = {"solver": {"backend": "cpu", "substeps": substeps, "iterations": iterations},
                 "cloth": fabric,
                 "colliders": [{"sphere": {"center": [0, 0.5, 0], "radius": 0.35},
-                               "friction": 0.5, "thickness": 0.01}]}
+                               "friction": friction, "thickness": 0.01}]}
     if air:
         settings["air"] = air
     sim = drape.from_arrays(positions, triangles, settings, threads=1, stats=False)
@@ -90,25 +93,35 @@ def convergence(fabric, n=32, substeps=20, frames=48, checkpoints=(7, 12, 48)):
 COTTON = {"density": 120.0, "stretch": 490.3 / 0.050, "shear": 0.8 * 56.19,
           "bend": 0.080 * 9.80665e-5, "damping": 1.0}
 # Sphere drapes at 24², 20 substeps, 72 frames (at rest): is the distance between 10 and 40
-# iterations the fold picked, or the solve? (name, XPBD fabric, cloth size m, air)
+# iterations the fold picked, or the solve? (name, XPBD fabric, cloth size m, air, and the cloth's
+# placement: centre offset in x and z, start height, the sphere's friction)
+PLACED = ((0.0, 0.0), 1.0, 0.5)
 VARIANTS = (
-    ("1.2 m cloth", XPBD, 1.2, None),
-    ("1.2 m, damping 5/s", {"model": "xpbd", "material": dict(COTTON, damping=5.0)}, 1.2, None),
-    ("1.2 m, damping 20/s", {"model": "xpbd", "material": dict(COTTON, damping=20.0)}, 1.2, None),
-    ("1.2 m, still air, drag 1", XPBD, 1.2, {"density": 1.2, "drag": 1.0}),
-    ("0.8 m cloth", XPBD, 0.8, None),
-    ("0.6 m cloth", XPBD, 0.6, None),
+    ("1.2 m cloth", XPBD, 1.2, None, PLACED),
+    ("1.2 m, damping 5/s", {"model": "xpbd", "material": dict(COTTON, damping=5.0)}, 1.2, None,
+     PLACED),
+    ("1.2 m, damping 20/s", {"model": "xpbd", "material": dict(COTTON, damping=20.0)}, 1.2, None,
+     PLACED),
+    ("1.2 m, still air, drag 1", XPBD, 1.2, {"density": 1.2, "drag": 1.0}, PLACED),
+    ("1.2 m, 16.5 cm off centre", XPBD, 1.2, None, ((0.15, 0.07), 1.0, 0.5)),
+    ("1.2 m, 27 cm off centre", XPBD, 1.2, None, ((0.25, 0.1), 1.0, 0.5)),
+    ("1.2 m, starts 2 cm above the sphere", XPBD, 1.2, None, ((0.0, 0.0), 0.87, 0.5)),
+    ("1.2 m, friction 1", XPBD, 1.2, None, ((0.0, 0.0), 1.0, 1.0)),
+    ("0.9 m cloth", XPBD, 0.9, None, PLACED),
+    ("0.8 m cloth", XPBD, 0.8, None, PLACED),
+    ("0.6 m cloth", XPBD, 0.6, None, PLACED),
 )
 
 
 def drape_variants():
     rows = []
     print("\n| drape | model | 10 vs 40, mm | 39 vs 40, mm |\n|---|---|---|---|")
-    for name, xpbd, size, air in VARIANTS:
+    for name, xpbd, size, air, (offset, height, friction) in VARIANTS:
         for model, fabric in (("pbd", PBD), ("xpbd cotton", xpbd)):
             if model == "pbd" and (xpbd is not XPBD or air):
                 continue  # damping and air change the XPBD fabric only
-            ends = {it: sphere_drape(fabric, it, 24, 20, 72, size, air)[-1] for it in (10, 39, 40)}
+            ends = {it: sphere_drape(fabric, it, 24, 20, 72, size, air, offset, height,
+                                     friction)[-1] for it in (10, 39, 40)}
             far = lambda a, b: float(np.linalg.norm(ends[a] - ends[b], axis=1).mean())
             rows.append({"drape": name, "model": model, "10_vs_40": far(10, 40),
                          "39_vs_40": far(39, 40)})
