@@ -310,9 +310,9 @@ class SelfCollision {
       });
       const std::uint32_t queries = m_exec.select(fresh, m_vertices, m_fresh_ids.data());
       // Searching in full again pays once this search's share of queries exceeds the mean cost per
-      // search since the last full one, counting that one as kRefreshCost. Where most vertices
-      // have queried for kRetryAfter searches (a cloth that moved and has since settled keeps
-      // querying against its old base), it is tried again: at most 1/16 more per search.
+      // search since the last full one, counting that one as kRefreshCost. It is also tried when
+      // most vertices query kRetryAfter or more searches after it (a cloth that moved and has
+      // since settled keeps querying against its old base): at most 1/16 more per search.
       m_last_queries = queries;
       const float share = static_cast<float>(queries) / static_cast<float>(m_vertices);
       m_spent += share;
