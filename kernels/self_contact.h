@@ -5,7 +5,10 @@
 
 #include <cstdint>
 
+#include <glm/common.hpp>
+#include <glm/exponential.hpp>
 #include <glm/geometric.hpp>
+#include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 
 #include "kernels/geometry.h"
@@ -126,8 +129,14 @@ DRAPE_HD inline void untangle_contact(Contact& k, ParticleView s, const Crossing
 // W = sum c_k^2 w_k: momentum is conserved (sum c_k = 0) and pins (w = 0) never move. Friction
 // f removes the tangential motion of the contact points since the substep start up to `friction`
 // times the normal correction (Coulomb). Returns false when the contact is not active.
+//
+// `height`: a lower bound on d, d itself for a point-triangle contact (the point's height over
+// the triangle's plane) and, for an edge pair, the least height of ab over c minus the most of d
+// over c, or of 0 (c itself): the contact points lie between those. Either falls by at most twice
+// the largest displacement of the contact's vertices. A released contact has no bound (3e38).
 DRAPE_HD inline bool contact_correction(const Contact& k, ParticleView s, const SelfView& sv,
-                                        glm::vec3 dp[4]) {
+                                        glm::vec3 dp[4], float& height) {
+  height = 3.0e38f;
   if (k.kind == ContactKind::released) return false;
   const glm::vec3 p0 = s.p[k.v[0]], p1 = s.p[k.v[1]], p2 = s.p[k.v[2]], p3 = s.p[k.v[3]];
   float coef[4];
@@ -135,6 +144,7 @@ DRAPE_HD inline bool contact_correction(const Contact& k, ParticleView s, const 
   if (k.kind == ContactKind::point_triangle) {
     // The spec's test: within the thickness of the plane, projecting inside the triangle.
     d = glm::dot(p0 - p1, k.side);
+    height = d;
     if (d >= sv.thickness) return false;
     const glm::vec3 n = glm::cross(p2 - p1, p3 - p1);
     const float n2 = glm::dot(n, n);
@@ -146,11 +156,12 @@ DRAPE_HD inline bool contact_correction(const Contact& k, ParticleView s, const 
     if (a < 0.0f || b < 0.0f || c < 0.0f) return false;
     coef[0] = 1.0f, coef[1] = -a, coef[2] = -b, coef[3] = -c;
   } else {
-    // Any point of ab minus any point of cd is at least this far along the side: when that
-    // already clears the thickness (with a margin for rounding), the closest points are not needed.
+    // When the bound already clears the thickness (with a margin for rounding), the closest
+    // points are not needed.
     const float ab = glm::min(glm::dot(p0 - p2, k.side), glm::dot(p1 - p2, k.side));
     const float cd = glm::max(0.0f, glm::dot(p3 - p2, k.side));
-    if (ab - cd >= sv.thickness * 1.001f) return false;
+    height = ab - cd;
+    if (height >= sv.thickness * 1.001f) return false;
     float u, t;
     closest_on_segments(p0, p1, p2, p3, u, t);
     const glm::vec3 q = (p0 + u * (p1 - p0)) - (p2 + t * (p3 - p2));
@@ -176,11 +187,58 @@ DRAPE_HD inline bool contact_correction(const Contact& k, ParticleView s, const 
   return true;
 }
 
+DRAPE_HD inline bool contact_correction(const Contact& k, ParticleView s, const SelfView& sv,
+                                        glm::vec3 dp[4]) {
+  float height;
+  return contact_correction(k, s, sv, dp, height);
+}
+
+// The part of the thickness kept between a contact's reach and its becoming active, for rounding.
+constexpr float kReachRounding = 1.01f;
+
 // Contacts are applied Jacobi-style, so the result is the same on any number of threads: each
 // contact flags whether it is active and, when it is, writes its four displacements to its own
-// slots (4 c + j) ...
+// slots (4 c + j), and records how far its vertices may move before it can become active ...
 DRAPE_HD inline void solve_contact(std::uint32_t c, const Contact* contacts, ParticleView s,
-                                   const SelfView& sv, glm::vec3* slot_dp, std::uint32_t* active) {
+                                   const SelfView& sv, glm::vec3* slot_dp, std::uint32_t* active,
+                                   float* reach) {
+  glm::vec3 dp[4];
+  float height;
+  const bool on = contact_correction(contacts[c], s, sv, dp, height);
+  active[c] = on ? 1u : 0u;
+  if (on) {
+    for (int j = 0; j < 4; ++j) slot_dp[4 * c + j] = dp[j];
+  }
+  reach[c] = 0.5f * (height - sv.thickness * kReachRounding);
+}
+
+// The largest displacement since `base` in v's group: v and the far ends of its edges to
+// higher-numbered vertices (SelfCollision's groups; their triangles' corners are among them).
+DRAPE_HD inline float group_shift(const glm::vec3* p, const glm::vec3* base, std::uint32_t v,
+                                  std::uint32_t first_edge, std::uint32_t last_edge,
+                                  const std::uint32_t* edge_v1) {
+  glm::vec3 d = p[v] - base[v];
+  float most = glm::dot(d, d);
+  for (std::uint32_t e = first_edge; e < last_edge; ++e) {
+    d = p[edge_v1[e]] - base[edge_v1[e]];
+    most = glm::max(most, glm::dot(d, d));
+  }
+  return glm::sqrt(most);
+}
+
+// A later pass skips a contact while no vertex of its two groups (SelfCollision's: a vertex and
+// the far ends of its edges to higher-numbered vertices; `groups` the contact's two) has moved
+// `reach` (above) since the pass that computed it: its height is then still at least the
+// thickness, so it is not active (`shift`: each group's largest displacement since that pass).
+DRAPE_HD inline void solve_moved_contact(std::uint32_t c, const Contact* contacts,
+                                         const glm::uvec2* groups, const float* shift,
+                                         const float* reach, ParticleView s, const SelfView& sv,
+                                         glm::vec3* slot_dp, std::uint32_t* active) {
+  const glm::uvec2 g = groups[c];
+  if (glm::max(shift[g.x], shift[g.y]) < reach[c]) {
+    active[c] = 0u;
+    return;
+  }
   glm::vec3 dp[4];
   const bool on = contact_correction(contacts[c], s, sv, dp);
   active[c] = on ? 1u : 0u;

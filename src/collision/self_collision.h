@@ -120,6 +120,8 @@ class SelfCollision {
     m_run_motion.resize(m_vertices);
     m_fresh.resize(m_vertices);
     m_fresh_ids.resize(m_vertices);
+    m_shift.resize(m_vertices);
+    m_pass_base.resize(m_vertices);
 
     m_base_cell = static_cast<float>(
         params.cell_size > 0.0 ? params.cell_size : mean_rest_edge_length(cloth.topology));
@@ -332,6 +334,9 @@ class SelfCollision {
     m_contacts_found += m_count;
     const std::size_t slots = 4 * static_cast<std::size_t>(m_count);
     m_contacts.resize(m_count);
+    m_contact_groups.resize(m_count);
+    m_reach.resize(m_count);
+    m_reach_due = true;
     m_active.resize(m_count);
     m_active_ids.resize(m_count);
     m_slot_dp.resize(slots);
@@ -340,7 +345,9 @@ class SelfCollision {
     kernels::Contact* contacts = m_contacts.data();
     const std::uint32_t* owned = m_owned.data();
     const std::uint32_t* owned_tris = m_owned_triangles.data();
+    glm::uvec2* groups = m_contact_groups.data();
     m_pairs.emit(m_exec, 0, [=] DRAPE_HD(std::uint32_t v, std::uint64_t pair, std::uint32_t k) {
+      groups[k] = glm::uvec2(v, static_cast<std::uint32_t>(pair >> 32));
       const kernels::PairIds ids = kernels::decode_pair(v, pair, owned, owned_tris);
       contacts[k] = ids.edge_edge ? kernels::make_edge_edge(ids.first, ids.second, s, sv)
                                   : kernels::make_point_triangle(ids.first, ids.second, s, sv);
@@ -361,16 +368,35 @@ class SelfCollision {
   }
 
   // One Jacobi pass over the contacts. Few of them are active in a pass (a few percent in the
-  // benchmark's fold), so only the active ones' slots are sorted by vertex and summed.
+  // benchmark's fold), so only the active ones' slots are sorted by vertex and summed. The first
+  // pass after a rebuild records how far each contact's vertices may move before it can become
+  // active, and the positions; later passes skip the contacts whose groups have not moved that far.
   void project(kernels::ParticleView s) {
     if (m_count == 0) return;
     const kernels::SelfView sv = view();
     const kernels::Contact* contacts = m_contacts.data();
     glm::vec3* slot_dp = m_slot_dp.data();
     std::uint32_t* active = m_active.data();
-    m_exec.for_each(0, m_count, [=] DRAPE_HD(std::uint32_t c) {
-      kernels::solve_contact(c, contacts, s, sv, slot_dp, active);
-    });
+    float* reach = m_reach.data();
+    glm::vec3* base = m_pass_base.data();
+    if (m_reach_due) {
+      m_exec.for_each(0, m_count, [=] DRAPE_HD(std::uint32_t c) {
+        kernels::solve_contact(c, contacts, s, sv, slot_dp, active, reach);
+      });
+      m_exec.for_each(0, m_vertices, [=] DRAPE_HD(std::uint32_t v) { base[v] = s.p[v]; });
+      m_reach_due = false;
+    } else {
+      const std::uint32_t* owned = m_owned.data();
+      const std::uint32_t* e1 = m_edge_v1.data();
+      float* shift = m_shift.data();
+      m_exec.for_each(0, m_vertices, [=] DRAPE_HD(std::uint32_t v) {
+        shift[v] = kernels::group_shift(s.p, base, v, owned[v], owned[v + 1], e1);
+      });
+      const glm::uvec2* groups = m_contact_groups.data();
+      m_exec.for_each(0, m_count, [=] DRAPE_HD(std::uint32_t c) {
+        kernels::solve_moved_contact(c, contacts, groups, shift, reach, s, sv, slot_dp, active);
+      });
+    }
     std::uint32_t* ids = m_active_ids.data();
     const std::uint32_t n = 4 * m_exec.select(active, m_count, ids);
     if (n == 0) return;
@@ -464,6 +490,13 @@ class SelfCollision {
   std::uint32_t m_count = 0;
   std::uint64_t m_contacts_found = 0;
   Buffer<kernels::Contact> m_contacts;
+  // Per contact its two groups (its row's vertex, the other group) and how far they may move from
+  // the positions of the first pass after the rebuild (m_pass_base) before it can become active;
+  // per group its largest displacement since.
+  Buffer<glm::uvec2> m_contact_groups;
+  Buffer<float> m_reach, m_shift;
+  Buffer<glm::vec3> m_pass_base;
+  bool m_reach_due = true;
   Buffer<std::uint32_t> m_active, m_active_ids, m_slot_vertices, m_slots;
   Buffer<glm::vec3> m_slot_dp;
   // Untangling (collision/untangle.h): every triangle of the mesh and the seams, as the

@@ -263,6 +263,67 @@ TEST(SelfCollisionKernels, EdgeEdgeContactSeparatesCrossingEdges) {
   EXPECT_FALSE(correct(c, kernels::ContactKind::edge_edge, contact_view(0.005f, 0.0f), dp));
 }
 
+// A contact's reach (solve_contact) is how far its vertices may move before it can become active:
+// random contacts near the thickness, each vertex moved by less than the reach in a random
+// direction, stay inactive; moved onto the thickness, point-triangle contacts become active.
+TEST(SelfCollisionKernels, AContactWhoseVerticesMoveLessThanItsReachStaysInactive) {
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f), unit(0.0f, 1.0f);
+  const float thickness = 0.005f;
+  const kernels::SelfView sv = contact_view(thickness, 0.0f);
+  const auto direction = [&] {
+    vec3 d(u(rng), u(rng), u(rng));
+    return d / std::max(glm::length(d), 1e-6f);
+  };
+  int reached[2] = {0, 0}, woken = 0;
+  for (int trial = 0; trial < 4000; ++trial) {
+    const bool edge_edge = trial % 2 == 1;
+    // Elements about 2 cm across, 0 to 2 thicknesses apart along y.
+    vec3 p[4];
+    const float gap = 2.0f * thickness * unit(rng);
+    for (int j = 0; j < 4; ++j) p[j] = 0.01f * vec3(u(rng), 0.1f * u(rng), u(rng));
+    if (edge_edge) {
+      p[0].y += gap, p[1].y += gap;
+    } else {
+      p[0] = vec3(0.003f * u(rng), gap, 0.003f * u(rng));
+      p[1] = {-0.01f, 0.0f, -0.01f}, p[2] = {0.01f, 0.0f, -0.005f}, p[3] = {0.0f, 0.0f, 0.01f};
+    }
+    vec3 x[4] = {p[0], p[1], p[2], p[3]};
+    const float w[4] = {1.0f, 1.0f, 1.0f, 1.0f};
+    kernels::Contact k{
+        {0, 1, 2, 3},
+        edge_edge ? kernels::ContactKind::edge_edge : kernels::ContactKind::point_triangle,
+        vec3(0.0f)};
+    const bool sided = edge_edge ? kernels::edge_edge_side(
+                                       x[0], x[1], x[2], x[3], [] { return vec3(0, 1, 0); }, k.side)
+                                 : kernels::point_triangle_side(x[0], x[1], x[2], x[3], k.side);
+    if (!sided) continue;
+    kernels::ParticleView s{x, p, nullptr, w, 4};
+    vec3 slot_dp[4];
+    std::uint32_t active = 0;
+    float reach = 0.0f;
+    kernels::solve_contact(0, &k, s, sv, slot_dp, &active, &reach);
+    if (!(reach > 0.0f)) continue;
+    ++reached[edge_edge ? 1 : 0];
+    EXPECT_EQ(active, 0u);
+    vec3 moved[4];
+    for (int j = 0; j < 4; ++j) moved[j] = p[j] + (0.999f * reach * unit(rng)) * direction();
+    kernels::ParticleView now{x, moved, nullptr, w, 4};
+    vec3 dp[4];
+    EXPECT_FALSE(kernels::contact_correction(k, now, sv, dp))
+        << "trial " << trial << ": reach " << reach << " gap " << gap;
+    if (!edge_edge) {
+      // The point straight down by twice the reach and a little more: inside the thickness.
+      moved[0] = p[0] - (2.0f * reach + 0.02f * thickness) * k.side;
+      for (int j = 1; j < 4; ++j) moved[j] = p[j];
+      woken += kernels::contact_correction(k, now, sv, dp) ? 1 : 0;
+    }
+  }
+  EXPECT_GT(reached[0], 300) << "point-triangle contacts with a reach";
+  EXPECT_GT(reached[1], 300) << "edge-edge contacts with a reach";
+  EXPECT_EQ(woken, reached[0]) << "the reach is not far below what wakes a contact";
+}
+
 // The spec's resolve_point_triangle_collision, worked by hand: the triangle's normal
 // (B - A) x (C - A) = (0, -1, 0) points down, the point is 2 mm above, so d = -0.002, the push
 // direction is up and the push (thickness - d) = 7 mm; projection (0.25, 0, 0.25) has

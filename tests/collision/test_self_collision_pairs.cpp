@@ -223,5 +223,64 @@ TEST(SelfCollisionReuse, RowsMatchAFullSearchAsTheFoldMoves) {
   EXPECT_GT(pairs.back(), 4 * pairs.front()) << "the layers come within the radius";
 }
 
+// Contact passes after the first of a rebuild skip the contacts whose vertices have not moved
+// their reach (kernels/self_contact.h): every such pass gives the positions a pass over all
+// contacts gives, with part of the cloth moving between passes as the other constraints move it.
+TEST(SelfCollisionReach, LaterPassesMatchAPassOverEveryContact) {
+  const ClothModel cloth = build_cloth(testing::grid_scene(40, 0.4, {0, 0, 0}));
+  const auto n = static_cast<std::uint32_t>(cloth.mesh.positions.size());
+  std::mt19937 rng(23);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  // The right quarter folded over the next, 4 mm above it and uneven: some pairs inside the
+  // thickness, most near it.
+  std::vector<vec3> start;
+  for (const dvec3& x : cloth.mesh.positions) {
+    start.push_back(x.x > 0.1 ? vec3(0.2 - x.x, 0.004f + 0.0015f * u(rng), x.z) : vec3(x));
+  }
+  SelfCollisionParams params;
+  params.thickness = 0.003;
+  exec::CpuExec exec(2);
+  exec::CpuExec::Buffer<float> w;
+  w.upload(std::vector<float>(cloth.inv_mass.begin(), cloth.inv_mass.end()));
+  exec::CpuExec::Buffer<vec3> x, p, v;
+  x.upload(start);
+  v.upload(std::vector<vec3>(n, vec3(0.0f)));
+  const auto view = [&](exec::CpuExec::Buffer<vec3>& at) {
+    return kernels::ParticleView{x.data(), at.data(), v.data(), w.data(), n};
+  };
+  const auto host = [](const exec::CpuExec::Buffer<vec3>& at) {
+    std::vector<vec3> out;
+    at.download(out);
+    return out;
+  };
+  SelfCollision<exec::CpuExec> skipping(cloth, params, w.data(), exec);
+  p.upload(start);
+  skipping.rebuild(view(p));
+  ASSERT_GT(skipping.take_contact_count(), 1000u);
+  skipping.project(view(p));
+  std::size_t moved_total = 0;
+  for (int pass = 1; pass <= 8; ++pass) {
+    // A random tenth of the vertices moves, by up to 0.25 mm in the first pass, 2 mm in the last.
+    std::vector<vec3> now = host(p);
+    const float most = 0.00025f * static_cast<float>(pass);
+    for (vec3& q : now) {
+      if (rng() % 10 == 0) q += most * vec3(u(rng), u(rng), u(rng));
+    }
+    // The same contacts, found at the start, in a first pass (every contact) at these positions.
+    SelfCollision<exec::CpuExec> full(cloth, params, w.data(), exec);
+    exec::CpuExec::Buffer<vec3> fp;
+    fp.upload(start);
+    full.rebuild(view(fp));
+    fp.upload(now);
+    full.project(view(fp));
+    p.upload(now);
+    skipping.project(view(p));
+    const std::vector<vec3> got = host(p), expected = host(fp);
+    ASSERT_EQ(got, expected) << "pass " << pass;
+    for (std::uint32_t i = 0; i < n; ++i) moved_total += got[i] != now[i] ? 1 : 0;
+  }
+  EXPECT_GT(moved_total, 100u) << "contacts were active";
+}
+
 }  // namespace
 }  // namespace drape
