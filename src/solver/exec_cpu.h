@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "solver/host_primitives.h"
 #include "solver/thread_governor.h"
 #include "solver/thrust_omp.h"
 
@@ -94,9 +95,9 @@ struct CpuExec {
     for (std::uint32_t k = begin + 4 * static_cast<std::uint32_t>(packs); k < end; ++k) f(k);
   }
 
-  // Thrust's OpenMP system on this executor's threads (thrust_omp.cpp).
+  // Sorts (keys, values) by key, equal keys keeping their order (host_primitives.cpp).
   void sort_pairs(std::uint32_t* keys, std::uint32_t* values, std::uint32_t n) const {
-    thrust_omp::sort_pairs(keys, values, n, threads());
+    host::sort_pairs(keys, values, n, threads());
   }
 
   // out = exclusive prefix sum of in; returns the total.
@@ -106,7 +107,7 @@ struct CpuExec {
 
   // Writes the indices i with flags[i] != 0 to out, ascending; returns how many.
   std::uint32_t select(const std::uint32_t* flags, std::uint32_t n, std::uint32_t* out) const {
-    return thrust_omp::select(flags, n, out, threads());
+    return host::select(flags, n, out, threads());
   }
 
   template <class T>

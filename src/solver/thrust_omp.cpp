@@ -1,12 +1,9 @@
 #include "solver/thrust_omp.h"
 
 #include <omp.h>
-#include <thrust/copy.h>
 #include <thrust/functional.h>
-#include <thrust/iterator/counting_iterator.h>
 #include <thrust/reduce.h>
 #include <thrust/scan.h>
-#include <thrust/sort.h>
 #include <thrust/system/omp/execution_policy.h>
 
 namespace drape::exec::thrust_omp {
@@ -33,26 +30,11 @@ T largest(const T* in, std::uint32_t n, int threads) {
 
 }  // namespace
 
-void sort_pairs(std::uint32_t* keys, std::uint32_t* values, std::uint32_t n, int threads) {
-  with_threads(threads,
-               [&] { thrust::stable_sort_by_key(thrust::omp::par, keys, keys + n, values); });
-}
-
 std::uint32_t exclusive_scan(const std::uint32_t* in, std::uint32_t* out, std::uint32_t n,
                              int threads) {
   if (n == 0) return 0;
   with_threads(threads, [&] { thrust::exclusive_scan(thrust::omp::par, in, in + n, out); });
   return out[n - 1] + in[n - 1];
-}
-
-std::uint32_t select(const std::uint32_t* flags, std::uint32_t n, std::uint32_t* out, int threads) {
-  std::uint32_t* last = out;
-  with_threads(threads, [&] {
-    last = thrust::copy_if(thrust::omp::par, thrust::counting_iterator<std::uint32_t>(0),
-                           thrust::counting_iterator<std::uint32_t>(n), flags, out,
-                           [](std::uint32_t flag) { return flag != 0u; });
-  });
-  return static_cast<std::uint32_t>(last - out);
 }
 
 float max_value(const float* in, std::uint32_t n, int threads) {
