@@ -228,23 +228,22 @@ DRAPE_HD inline float group_shift(const glm::vec3* p, const glm::vec3* base, std
 
 // A later pass skips a contact while no vertex of its two groups (SelfCollision's: a vertex and
 // the far ends of its edges to higher-numbered vertices; `groups` the contact's two) has moved
-// `reach` (above) since the pass that computed it: its height is then still at least the
-// thickness, so it is not active (`shift`: each group's largest displacement since that pass).
+// `reach` (above) since the previous pass: its height is then still at least the thickness, so it
+// is not active (`shift`: each group's largest displacement since that pass). A skipped contact's
+// reach from this pass's positions is at least its reach less that displacement; a contact that
+// is evaluated records its reach afresh.
 DRAPE_HD inline void solve_moved_contact(std::uint32_t c, const Contact* contacts,
-                                         const glm::uvec2* groups, const float* shift,
-                                         const float* reach, ParticleView s, const SelfView& sv,
-                                         glm::vec3* slot_dp, std::uint32_t* active) {
+                                         const glm::uvec2* groups, const float* shift, float* reach,
+                                         ParticleView s, const SelfView& sv, glm::vec3* slot_dp,
+                                         std::uint32_t* active) {
   const glm::uvec2 g = groups[c];
-  if (glm::max(shift[g.x], shift[g.y]) < reach[c]) {
+  const float moved = glm::max(shift[g.x], shift[g.y]);
+  if (moved < reach[c]) {
     active[c] = 0u;
+    reach[c] -= moved;
     return;
   }
-  glm::vec3 dp[4];
-  const bool on = contact_correction(contacts[c], s, sv, dp);
-  active[c] = on ? 1u : 0u;
-  if (on) {
-    for (int j = 0; j < 4; ++j) slot_dp[4 * c + j] = dp[j];
-  }
+  solve_contact(c, contacts, s, sv, slot_dp, active, reach);
 }
 
 // ... the slots of the active contacts are sorted by vertex, keeping slot order within a vertex

@@ -121,7 +121,8 @@ class SelfCollision {
     m_fresh.resize(m_vertices);
     m_fresh_ids.resize(m_vertices);
     m_shift.resize(m_vertices);
-    m_pass_base.resize(m_vertices);
+    m_pass_base[0].resize(m_vertices);
+    m_pass_base[1].resize(m_vertices);
 
     m_base_cell = static_cast<float>(
         params.cell_size > 0.0 ? params.cell_size : mean_rest_edge_length(cloth.topology));
@@ -368,9 +369,10 @@ class SelfCollision {
   }
 
   // One Jacobi pass over the contacts. Few of them are active in a pass (a few percent in the
-  // benchmark's fold), so only the active ones' slots are sorted by vertex and summed. The first
-  // pass after a rebuild records how far each contact's vertices may move before it can become
-  // active, and the positions; later passes skip the contacts whose groups have not moved that far.
+  // benchmark's fold), so only the active ones' slots are sorted by vertex and summed. Each pass
+  // keeps the positions it evaluated and, per contact, how far its vertices may move from them
+  // before it can become active; a later pass of the same rebuild skips the contacts whose groups
+  // have not moved that far.
   void project(kernels::ParticleView s) {
     if (m_count == 0) return;
     const kernels::SelfView sv = view();
@@ -378,19 +380,23 @@ class SelfCollision {
     glm::vec3* slot_dp = m_slot_dp.data();
     std::uint32_t* active = m_active.data();
     float* reach = m_reach.data();
-    glm::vec3* base = m_pass_base.data();
+    glm::vec3* base = m_pass_base[m_base_at].data();
     if (m_reach_due) {
+      m_exec.for_each(0, m_vertices, [=] DRAPE_HD(std::uint32_t v) { base[v] = s.p[v]; });
       m_exec.for_each(0, m_count, [=] DRAPE_HD(std::uint32_t c) {
         kernels::solve_contact(c, contacts, s, sv, slot_dp, active, reach);
       });
-      m_exec.for_each(0, m_vertices, [=] DRAPE_HD(std::uint32_t v) { base[v] = s.p[v]; });
       m_reach_due = false;
     } else {
+      // The previous pass's positions in one buffer, this pass's into the other.
+      glm::vec3* now = m_pass_base[1 - m_base_at].data();
+      m_base_at = 1 - m_base_at;
       const std::uint32_t* owned = m_owned.data();
       const std::uint32_t* e1 = m_edge_v1.data();
       float* shift = m_shift.data();
       m_exec.for_each(0, m_vertices, [=] DRAPE_HD(std::uint32_t v) {
         shift[v] = kernels::group_shift(s.p, base, v, owned[v], owned[v + 1], e1);
+        now[v] = s.p[v];
       });
       const glm::uvec2* groups = m_contact_groups.data();
       m_exec.for_each(0, m_count, [=] DRAPE_HD(std::uint32_t c) {
@@ -491,11 +497,12 @@ class SelfCollision {
   std::uint64_t m_contacts_found = 0;
   Buffer<kernels::Contact> m_contacts;
   // Per contact its two groups (its row's vertex, the other group) and how far they may move from
-  // the positions of the first pass after the rebuild (m_pass_base) before it can become active;
-  // per group its largest displacement since.
+  // the positions of the last pass (m_pass_base[m_base_at]) before it can become active; per
+  // group its largest displacement since.
   Buffer<glm::uvec2> m_contact_groups;
   Buffer<float> m_reach, m_shift;
-  Buffer<glm::vec3> m_pass_base;
+  Buffer<glm::vec3> m_pass_base[2];
+  int m_base_at = 0;
   bool m_reach_due = true;
   Buffer<std::uint32_t> m_active, m_active_ids, m_slot_vertices, m_slots;
   Buffer<glm::vec3> m_slot_dp;
