@@ -134,8 +134,8 @@ DRAPE_HD inline void untangle_contact(Contact& k, ParticleView s, const Crossing
 // the triangle's plane) and, for an edge pair, the least height of ab over c minus the most of d
 // over c, or of 0 (c itself): the contact points lie between those. Either falls by at most twice
 // the largest displacement of the contact's vertices. A released contact has no bound (3e38).
-DRAPE_HD inline bool contact_correction(const Contact& k, ParticleView s, const SelfView& sv,
-                                        glm::vec3 dp[4], float& height) {
+DRAPE_HD DRAPE_INLINE bool contact_correction(const Contact& k, ParticleView s, const SelfView& sv,
+                                              glm::vec3 dp[4], float& height) {
   height = 3.0e38f;
   if (k.kind == ContactKind::released) return false;
   const glm::vec3 p0 = s.p[k.v[0]], p1 = s.p[k.v[1]], p2 = s.p[k.v[2]], p3 = s.p[k.v[3]];
@@ -198,7 +198,19 @@ constexpr float kReachRounding = 1.01f;
 
 // Contacts are applied Jacobi-style, so the result is the same on any number of threads: each
 // contact flags whether it is active and, when it is, writes its four displacements to its own
-// slots (4 c + j), and records how far its vertices may move before it can become active ...
+// slots (4 c + j) ...
+DRAPE_HD inline void solve_contact(std::uint32_t c, const Contact* contacts, ParticleView s,
+                                   const SelfView& sv, glm::vec3* slot_dp, std::uint32_t* active) {
+  glm::vec3 dp[4];
+  const bool on = contact_correction(contacts[c], s, sv, dp);
+  active[c] = on ? 1u : 0u;
+  if (on) {
+    for (int j = 0; j < 4; ++j) slot_dp[4 * c + j] = dp[j];
+  }
+}
+
+// solve_contact that also records how far the contact's vertices may move before it can become
+// active (its reach).
 DRAPE_HD inline void solve_contact(std::uint32_t c, const Contact* contacts, ParticleView s,
                                    const SelfView& sv, glm::vec3* slot_dp, std::uint32_t* active,
                                    float* reach) {

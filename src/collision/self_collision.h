@@ -41,6 +41,11 @@ constexpr float kRefreshCost = 1.5f;
 constexpr std::uint32_t kRetryAfter = 8;
 // Contact-only passes after the last iteration of a substep.
 constexpr int kSettlePasses = 4;
+// Later passes skip contacts (project) only after a rebuild that found at least this many contacts
+// per vertex: the displacement pass that decides it reads every vertex's group, which costs about
+// what evaluating a contact does. Measured: it doubled the cost of the contact passes of
+// data/folding_cloth.json (0.5 contacts per vertex) and took 12% off those of the 256² fold (3.8).
+constexpr std::uint32_t kSkipFrom = 2;
 // With stitches, pairs within this multiple of the search radius at the sewn start whose
 // elements lie within kSeamReach search radii of each other along the sewn surface are
 // neighbours. Chosen on the dress scenes (README, "Sewing"): 1.5 and 2 close the seams of
@@ -178,6 +183,8 @@ class SelfCollision {
   // of them after a full search; the others tested their kept pairs).
   const CandidateRows<Exec, std::uint64_t>& contact_rows() const { return m_pairs; }
   std::uint32_t last_queries() const { return m_last_queries; }
+  // Whether the passes after the first of the last rebuild skip contacts (kSkipFrom).
+  bool skips_contacts() const { return m_skipping; }
 
   // The topology edge of edge e here.
   std::uint32_t topology_edge(std::uint32_t e) const { return m_edge_ids[e]; }
@@ -338,6 +345,7 @@ class SelfCollision {
     m_contact_groups.resize(m_count);
     m_reach.resize(m_count);
     m_reach_due = true;
+    m_skipping = m_count >= static_cast<std::uint64_t>(kSkipFrom) * m_vertices;
     m_active.resize(m_count);
     m_active_ids.resize(m_count);
     m_slot_dp.resize(slots);
@@ -369,10 +377,10 @@ class SelfCollision {
   }
 
   // One Jacobi pass over the contacts. Few of them are active in a pass (a few percent in the
-  // benchmark's fold), so only the active ones' slots are sorted by vertex and summed. Each pass
-  // keeps the positions it evaluated and, per contact, how far its vertices may move from them
-  // before it can become active; a later pass of the same rebuild skips the contacts whose groups
-  // have not moved that far.
+  // benchmark's fold), so only the active ones' slots are sorted by vertex and summed. Where
+  // contacts are dense (kSkipFrom), each pass keeps the positions it evaluated and, per contact,
+  // how far its vertices may move from them before it can become active; a later pass of the same
+  // rebuild skips the contacts whose groups have not moved that far.
   void project(kernels::ParticleView s) {
     if (m_count == 0) return;
     const kernels::SelfView sv = view();
@@ -381,7 +389,11 @@ class SelfCollision {
     std::uint32_t* active = m_active.data();
     float* reach = m_reach.data();
     glm::vec3* base = m_pass_base[m_base_at].data();
-    if (m_reach_due) {
+    if (!m_skipping) {
+      m_exec.for_each(0, m_count, [=] DRAPE_HD(std::uint32_t c) {
+        kernels::solve_contact(c, contacts, s, sv, slot_dp, active);
+      });
+    } else if (m_reach_due) {
       m_exec.for_each(0, m_vertices, [=] DRAPE_HD(std::uint32_t v) { base[v] = s.p[v]; });
       m_exec.for_each(0, m_count, [=] DRAPE_HD(std::uint32_t c) {
         kernels::solve_contact(c, contacts, s, sv, slot_dp, active, reach);
@@ -503,7 +515,7 @@ class SelfCollision {
   Buffer<float> m_reach, m_shift;
   Buffer<glm::vec3> m_pass_base[2];
   int m_base_at = 0;
-  bool m_reach_due = true;
+  bool m_reach_due = true, m_skipping = false;
   Buffer<std::uint32_t> m_active, m_active_ids, m_slot_vertices, m_slots;
   Buffer<glm::vec3> m_slot_dp;
   // Untangling (collision/untangle.h): every triangle of the mesh and the seams, as the

@@ -256,7 +256,8 @@ TEST(SelfCollisionReach, LaterPassesMatchAPassOverEveryContact) {
   SelfCollision<exec::CpuExec> skipping(cloth, params, w.data(), exec);
   p.upload(start);
   skipping.rebuild(view(p));
-  ASSERT_GT(skipping.take_contact_count(), 1000u);
+  const std::uint64_t contacts = skipping.take_contact_count();
+  ASSERT_TRUE(skipping.skips_contacts()) << contacts << " contacts for " << n << " vertices";
   skipping.project(view(p));
   std::size_t moved_total = 0;
   for (int pass = 1; pass <= 8; ++pass) {
