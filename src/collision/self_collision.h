@@ -43,8 +43,9 @@ constexpr std::uint32_t kRetryAfter = 8;
 constexpr int kSettlePasses = 4;
 // Later passes skip contacts (project) only after a rebuild that found at least this many contacts
 // per vertex: the displacement pass that decides it reads every vertex's group, which costs about
-// what evaluating a contact does. Measured: it doubled the cost of the contact passes of
-// data/folding_cloth.json (0.5 contacts per vertex) and took 12% off those of the 256² fold (3.8).
+// what evaluating a contact does. Measured (perf samples): it doubled the cost of the contact
+// passes of data/folding_cloth.json (0.5 contacts per vertex) and took 6% off those of the 256²
+// fold (3.8).
 constexpr std::uint32_t kSkipFrom = 2;
 // With stitches, pairs within this multiple of the search radius at the sewn start whose
 // elements lie within kSeamReach search radii of each other along the sewn surface are

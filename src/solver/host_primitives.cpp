@@ -59,8 +59,8 @@ void sort_pairs(std::uint32_t* keys, std::uint32_t* values, std::uint32_t n, int
   int digits = 0;
   while (digits < 4 && (most >> (8 * digits)) != 0u) ++digits;
   if (digits == 0) return;
-  // Each pass moves the pairs between the caller's arrays and these, so they come back after an
-  // even number of passes.
+  // Each pass moves the pairs between the caller's arrays and these; after an odd number of passes
+  // they are copied back.
   thread_local std::vector<std::uint32_t> other_keys, other_values;
   if (other_keys.size() < n) {
     other_keys.resize(n);
