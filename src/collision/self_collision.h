@@ -355,9 +355,10 @@ class SelfCollision {
     kernels::Contact* contacts = m_contacts.data();
     const std::uint32_t* owned = m_owned.data();
     const std::uint32_t* owned_tris = m_owned_triangles.data();
-    glm::uvec2* groups = m_contact_groups.data();
+    // Only passes that skip contacts read their groups.
+    glm::uvec2* groups = m_skipping ? m_contact_groups.data() : nullptr;
     m_pairs.emit(m_exec, 0, [=] DRAPE_HD(std::uint32_t v, std::uint64_t pair, std::uint32_t k) {
-      groups[k] = glm::uvec2(v, static_cast<std::uint32_t>(pair >> 32));
+      if (groups != nullptr) groups[k] = glm::uvec2(v, static_cast<std::uint32_t>(pair >> 32));
       const kernels::PairIds ids = kernels::decode_pair(v, pair, owned, owned_tris);
       contacts[k] = ids.edge_edge ? kernels::make_edge_edge(ids.first, ids.second, s, sv)
                                   : kernels::make_point_triangle(ids.first, ids.second, s, sv);
