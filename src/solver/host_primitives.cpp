@@ -31,7 +31,11 @@ using Histogram = std::array<std::uint32_t, 256>;
 
 std::uint32_t select(const std::uint32_t* flags, std::uint32_t n, std::uint32_t* out, int threads) {
   const int team = team_for(n, threads);
-  std::vector<std::uint32_t> first(static_cast<std::size_t>(team) + 1, 0);
+  // Scratch kept between calls, as in sort_pairs (these run every contact pass). It belongs to
+  // the calling thread, so the team reaches it through a pointer.
+  thread_local std::vector<std::uint32_t> scratch;
+  scratch.assign(static_cast<std::size_t>(team) + 1, 0);
+  std::uint32_t* first = scratch.data();
   int used = 1;
 #pragma omp parallel num_threads(team)
   {
@@ -50,7 +54,7 @@ std::uint32_t select(const std::uint32_t* flags, std::uint32_t n, std::uint32_t*
       if (flags[i] != 0u) *o++ = i;
     }
   }
-  return first[static_cast<std::size_t>(used)];
+  return first[used];
 }
 
 void sort_pairs(std::uint32_t* keys, std::uint32_t* values, std::uint32_t n, int threads) {
@@ -67,7 +71,11 @@ void sort_pairs(std::uint32_t* keys, std::uint32_t* values, std::uint32_t n, int
     other_values.resize(n);
   }
   const int team = team_for(n, threads);
-  std::vector<Histogram> counts(static_cast<std::size_t>(team));
+  thread_local std::vector<Histogram> histograms;
+  if (histograms.size() < static_cast<std::size_t>(team)) {
+    histograms.resize(static_cast<std::size_t>(team));
+  }
+  Histogram* counts = histograms.data();
   std::uint32_t *from_k = keys, *from_v = values, *to_k = other_keys.data(),
                 *to_v = other_values.data();
   for (int digit = 0; digit < digits; ++digit) {
