@@ -373,18 +373,26 @@ class SelfCollision {
   }
 
   // Extra contact passes at the end of a substep: a pair left inside the thickness, or on the
-  // wrong side, would start the next substep with that side as its own.
-  void settle(kernels::ParticleView s) {
-    for (int pass = 0; pass < kSettlePasses; ++pass) project(s);
+  // wrong side, would start the next substep with that side as its own. A pass with no active
+  // contact moves nothing, so the passes after it would find none either: they are not run.
+  // Returns the number of passes run.
+  int settle(kernels::ParticleView s) {
+    int pass = 0;
+    while (pass < kSettlePasses) {
+      ++pass;
+      if (project(s) == 0) break;
+    }
+    return pass;
   }
 
   // One Jacobi pass over the contacts. Few of them are active in a pass (a few percent in the
   // benchmark's fold), so only the active ones' slots are sorted by vertex and summed. Where
   // contacts are dense (kSkipFrom), each pass keeps the positions it evaluated and, per contact,
   // how far its vertices may move from them before it can become active; a later pass of the same
-  // rebuild skips the contacts whose groups have not moved that far.
-  void project(kernels::ParticleView s) {
-    if (m_count == 0) return;
+  // rebuild skips the contacts whose groups have not moved that far. Returns the number of active
+  // contacts.
+  std::uint32_t project(kernels::ParticleView s) {
+    if (m_count == 0) return 0;
     const kernels::SelfView sv = view();
     const kernels::Contact* contacts = m_contacts.data();
     glm::vec3* slot_dp = m_slot_dp.data();
@@ -418,8 +426,9 @@ class SelfCollision {
       });
     }
     std::uint32_t* ids = m_active_ids.data();
-    const std::uint32_t n = 4 * m_exec.select(active, m_count, ids);
-    if (n == 0) return;
+    const std::uint32_t on = m_exec.select(active, m_count, ids);
+    if (on == 0) return 0;
+    const std::uint32_t n = 4 * on;
     std::uint32_t* vertices = m_slot_vertices.data();
     std::uint32_t* slots = m_slots.data();
     m_exec.for_each(0, n, [=] DRAPE_HD(std::uint32_t i) {
@@ -430,6 +439,7 @@ class SelfCollision {
     m_exec.for_each(0, n, [=] DRAPE_HD(std::uint32_t i) {
       kernels::apply_contacts(i, vertices, slots, n, slot_dp, s);
     });
+    return on;
   }
 
  private:

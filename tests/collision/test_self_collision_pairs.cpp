@@ -283,5 +283,61 @@ TEST(SelfCollisionReach, LaterPassesMatchAPassOverEveryContact) {
   EXPECT_GT(moved_total, 100u) << "contacts were active";
 }
 
+// The passes that settle a substep stop at the first that finds no active contact: it moved
+// nothing, so the passes after it would find none either. Either way the positions are those of
+// every settling pass run.
+TEST(SelfCollisionSettle, StopsAtThePassThatFindsNoActiveContact) {
+  const Scene scene = testing::stacked_sheets(20, true);
+  const ClothModel cloth = build_cloth(scene);
+  const auto n = static_cast<std::uint32_t>(cloth.mesh.positions.size());
+  SelfCollisionParams params;
+  params.thickness = scene.cloth.thickness;  // 8 mm; the search radius is 12 mm
+  exec::CpuExec exec(2);
+  exec::CpuExec::Buffer<float> w;
+  w.upload(std::vector<float>(cloth.inv_mass.begin(), cloth.inv_mass.end()));
+  exec::CpuExec::Buffer<vec3> v;
+  v.upload(std::vector<vec3>(n, vec3(0.0f)));
+  std::mt19937 rng(31);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  // The upper sheet lowered to 10 mm above the other (2 cm at rest): within the search radius,
+  // outside the thickness; then uneven by up to 4 mm, some of it inside the thickness.
+  for (const float uneven : {0.0f, 0.004f}) {
+    std::vector<vec3> start;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      vec3 q(cloth.mesh.positions[i]);
+      if (i >= n / 2) q.y -= 0.01f + uneven * u(rng);
+      start.push_back(q);
+    }
+    exec::CpuExec::Buffer<vec3> x, settled, passed;
+    x.upload(start);
+    settled.upload(start);
+    passed.upload(start);
+    SelfCollision<exec::CpuExec> settling(cloth, params, w.data(), exec);
+    SelfCollision<exec::CpuExec> every(cloth, params, w.data(), exec);
+    settling.rebuild({x.data(), settled.data(), v.data(), w.data(), n});
+    every.rebuild({x.data(), passed.data(), v.data(), w.data(), n});
+    EXPECT_GT(settling.take_contact_count(), 100u) << "uneven " << uneven;
+    const int passes = settling.settle({x.data(), settled.data(), v.data(), w.data(), n});
+    // The passes a settle must run: up to the first with no active contact.
+    int needed = 0;
+    std::uint32_t last = 1;
+    for (int pass = 0; pass < kSettlePasses; ++pass) {
+      if (needed == pass && last > 0) needed = pass + 1;
+      last = every.project({x.data(), passed.data(), v.data(), w.data(), n});
+    }
+    std::vector<vec3> a, b;
+    settled.download(a);
+    passed.download(b);
+    EXPECT_EQ(a, b) << "uneven " << uneven;
+    EXPECT_EQ(passes, needed) << "uneven " << uneven;
+    if (uneven == 0.0f) {
+      EXPECT_EQ(passes, 1);
+    } else {
+      EXPECT_EQ(passes, kSettlePasses);
+      EXPECT_NE(a, start) << "the active contacts moved the cloth";
+    }
+  }
+}
+
 }  // namespace
 }  // namespace drape
