@@ -1,9 +1,10 @@
 // Self-collision cost: the folding scene of data/folding_cloth.json at 128² and 256² (thickness
 // 3 mm, 32 substeps: enough that no pair moves farther than the contact search radius in one
 // substep), simulated with self-collision off and on, on `cpu` (and `cuda` when a device exists).
+// The two simulations' frames alternate, so that a shared machine's load falls on both alike.
 // Per run: median ms/frame over the frames of the fold, the on/off ratio measured in the same
-// process, contacts per frame and the most intersecting triangle pairs in any frame. Results go to
-// JSON.
+// process, each frame's time, contacts per frame and the most intersecting triangle pairs in any
+// frame. Results go to JSON.
 //
 //   bench_self_collision [--sizes 128,256] [--frames 16] [--threads 0] [--thickness 0.003]
 //                        [--substeps 32] [--scene data/folding_cloth.json]
@@ -13,8 +14,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -42,32 +45,59 @@ struct Options {
 };
 
 struct Result {
+  std::vector<double> ms;
   double median_ms = 0.0, contacts_per_frame = 0.0;
   std::uint64_t worst_intersections = 0;
 };
 
-Result run(const drape::Scene& scene, drape::Backend backend, int threads, int frames) {
-  const drape::ClothModel cloth = drape::build_cloth(scene);
-  drape::SolverOptions options;
-  options.threads = threads;
-  auto solver = drape::make_solver(backend, cloth, drape::physics_params(scene), options,
-                                   drape::build_colliders(scene));
-  std::vector<double> ms;
-  std::vector<glm::dvec3> x;
-  Result r;
-  double contacts = 0.0;
-  for (int f = 0; f < frames; ++f) {
-    const Clock::time_point t0 = Clock::now();
-    solver->step_frame();
-    solver->copy_positions(x);
-    ms.push_back(1000.0 * seconds_since(t0));
-    contacts += static_cast<double>(solver->self_contacts());
-    r.worst_intersections =
-        std::max(r.worst_intersections, drape::count_self_intersections(x, cloth.mesh.triangles));
+// One simulation of the scene, stepped a frame at a time.
+class Run {
+ public:
+  Run(const drape::Scene& scene, drape::Backend backend, int threads)
+      : m_cloth(drape::build_cloth(scene)) {
+    drape::SolverOptions options;
+    options.threads = threads;
+    m_solver = drape::make_solver(backend, m_cloth, drape::physics_params(scene), options,
+                                  drape::build_colliders(scene));
   }
-  r.median_ms = median(ms);
-  r.contacts_per_frame = contacts / frames;
-  return r;
+
+  void step() {
+    const Clock::time_point t0 = Clock::now();
+    m_solver->step_frame();
+    m_solver->copy_positions(m_x);
+    m_result.ms.push_back(1000.0 * seconds_since(t0));
+    m_contacts += static_cast<double>(m_solver->self_contacts());
+    m_result.worst_intersections = std::max(
+        m_result.worst_intersections, drape::count_self_intersections(m_x, m_cloth.mesh.triangles));
+  }
+
+  Result result() const {
+    Result r = m_result;
+    r.median_ms = median(r.ms);
+    r.contacts_per_frame = m_contacts / static_cast<double>(r.ms.size());
+    return r;
+  }
+
+ private:
+  drape::ClothModel m_cloth;
+  std::unique_ptr<drape::Solver> m_solver;
+  std::vector<glm::dvec3> m_x;
+  Result m_result;
+  double m_contacts = 0.0;
+};
+
+// The scene with self-collision off and on, their frames alternated so that both see the same
+// load on a shared machine: {off, on}.
+std::pair<Result, Result> run(drape::Scene scene, drape::Backend backend, int threads, int frames) {
+  scene.cloth.self_collision = false;
+  Run off(scene, backend, threads);
+  scene.cloth.self_collision = true;
+  Run on(scene, backend, threads);
+  for (int f = 0; f < frames; ++f) {
+    off.step();
+    on.step();
+  }
+  return {off.result(), on.result()};
 }
 
 std::vector<int> parse_sizes(const std::string& text) {
@@ -124,10 +154,7 @@ int main(int argc, char** argv) try {
     scene.cloth.thickness = o.thickness;
     scene.solver.substeps = o.substeps;
     for (drape::Backend backend : backends) {
-      scene.cloth.self_collision = false;
-      const Result off = run(scene, backend, threads, o.frames);
-      scene.cloth.self_collision = true;
-      const Result on = run(scene, backend, threads, o.frames);
+      const auto [off, on] = run(scene, backend, threads, o.frames);
       const double ratio = on.median_ms / off.median_ms;
       std::printf("%4d²  %-7s %7.2f mm %10.1f %10.1f %6.2fx %12.0f %6llu / %-6llu\n", n,
                   std::string(drape::backend_name(backend)).c_str(), 1000.0 * scene.cloth.thickness,
@@ -147,7 +174,9 @@ int main(int argc, char** argv) try {
                       {"on_off_ratio", ratio},
                       {"contacts_per_frame", on.contacts_per_frame},
                       {"max_intersecting_pairs_on", on.worst_intersections},
-                      {"max_intersecting_pairs_off", off.worst_intersections}});
+                      {"max_intersecting_pairs_off", off.worst_intersections},
+                      {"off_ms_per_frame", off.ms},
+                      {"on_ms_per_frame", on.ms}});
     }
   }
   const nlohmann::json doc = {{"benchmark", "self_collision"},
