@@ -43,14 +43,15 @@ class CandidateRows {
     return exec.exclusive_scan(counts, m_offsets.data(), m_n);
   }
 
-  // Calls make(i, entry, base + index in the list) for every pair.
+  // Calls make(i, entry, base + index in the list) for every pair. Rows are uneven (a fold's
+  // vertices hold most pairs, in one run of the numbering), so threads take them as they finish.
   template <class Make>
   void emit(const Exec& exec, std::uint32_t base, Make make) {
     const std::uint32_t* counts = m_counts.data();
     const std::uint32_t* offsets = m_offsets.data();
     const T* rows = m_rows.data();
     const std::uint32_t capacity = m_capacity;
-    exec.for_each(0, m_n, [=] DRAPE_HD(std::uint32_t i) {
+    exec.for_each_uneven(0, m_n, [=] DRAPE_HD(std::uint32_t i) {
       for (std::uint32_t j = 0; j < counts[i]; ++j) {
         make(i, rows[static_cast<std::size_t>(i) * capacity + j], base + offsets[i] + j);
       }
