@@ -1,7 +1,8 @@
 // The self-collision pair search, one query per vertex (SelfCollision::find_pairs runs it through
 // CandidateRows): vertex v's group (v, its edges to higher vertices, the triangles whose lowest
 // vertex it is) against every higher group whose bounding sphere comes within the search radius.
-// Each query writes its pairs as sorted keys (kernels/pair_keys.h) into its own row.
+// Each query writes its pairs as sorted keys (kernels/pair_keys.h) into its own row. Edge-edge
+// pairs may be limited to groups near each other in the rest shape (PairQuery::rest_shape).
 #pragma once
 
 #include <cstdint>
@@ -30,6 +31,10 @@ struct PairQuery {
   const glm::vec4* groups;  // each group's bounding sphere, hashed in `grid`
   HashGridView grid;
   float group_radius;  // the largest group radius
+  // Edge-edge pairs only between groups whose vertices lie within `edge_reach` of each other in
+  // `rest_shape`; with `rest_shape` null, between any two groups (collision/edge_pairs.h).
+  const glm::vec3* rest_shape = nullptr;
+  float edge_reach = 0.0f;
 
   // Writes up to `capacity` pairs of v into `row`, in ascending order; returns how many it found.
   DRAPE_HD std::uint32_t operator()(std::uint32_t v, std::uint64_t* row,
@@ -117,6 +122,13 @@ struct PairQuery {
            edge_edge_candidate(e, f, p, w, sv);
   }
 
+  // Whether edge-edge pairs of groups v and u are gathered (rest_shape).
+  DRAPE_HD bool edges_near(std::uint32_t v, std::uint32_t u) const {
+    if (rest_shape == nullptr) return true;
+    const glm::vec3 apart = rest_shape[u] - rest_shape[v];
+    return glm::dot(apart, apart) < edge_reach * edge_reach;
+  }
+
   // Group u met, `walk` at or before its run in v's near-group row.
   DRAPE_HD void visit(Query& q, std::uint32_t u, std::uint32_t& walk) const {
     while (walk < q.near_count && static_cast<std::uint32_t>(q.near_row[walk] >> 32) < u) ++walk;
@@ -137,7 +149,8 @@ struct PairQuery {
         } else if (key.kind == PairKind::point_on_theirs) {
           hit = point_meets(q.v, q.pv, tu + key.a, listed);
         } else {
-          hit = edges_meet(q.ev + key.a, eu + key.b, edge_spheres[eu + key.b], listed);
+          hit = edges_near(q.v, u) &&
+                edges_meet(q.ev + key.a, eu + key.b, edge_spheres[eu + key.b], listed);
         }
         if (hit) q.keep(q.near_row[k]);
       }
@@ -157,6 +170,7 @@ struct PairQuery {
       const auto pair = group_pair(u, PairKind::point_on_theirs, t - tu);
       if (point_meets(q.v, q.pv, t, [&] { return rest(pair); })) q.keep(pair);
     }
+    if (!edges_near(q.v, u)) return;
     const float r = sv.radius;
     for (std::uint32_t f = eu; f < owned_edges[u + 1]; ++f) {
       // An edge of u beyond the reach of v's whole group meets none of its edges.

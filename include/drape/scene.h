@@ -40,6 +40,11 @@ struct PinDesc {
 enum class ClothModelKind { pbd, xpbd };
 // Vertex masses: the spec's w = 1 for every vertex, or from the fabric's area density.
 enum class MassModel { unit, area };
+// Where self-collision gathers edge-edge contacts (README, "Self-collision"): between any two
+// parts of the cloth (`all`), only between parts near each other in the rest shape (`near`), or
+// `near` where the cloth's edges are short enough next to its thickness for point-triangle
+// contacts to hold the layers apart, else `all` (`automatic`, the scene's "auto").
+enum class EdgePairs { automatic, all, near };
 
 // A fabric: area density and membrane, shear and bending stiffness (src/model/material.cpp has the
 // presets and their sources).
@@ -82,6 +87,7 @@ struct ClothDesc {
   double self_collision_cell = 0.0;  // hash cell size, metres; 0 = the mean rest edge length
   bool self_collision_every_iteration = false;  // rebuild the contacts every iteration
   bool self_collision_untangle = false;         // recover from self-intersections (README)
+  EdgePairs self_collision_edge_pairs = EdgePairs::automatic;  // README, "Self-collision"
   ClothModelKind model = ClothModelKind::pbd;
   Material material;
   MassModel mass = MassModel::unit;  // default: unit for pbd, area for xpbd

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "collision/candidate_rows.h"
+#include "collision/edge_pairs.h"
 #include "collision/hash_grid.h"
 #include "collision/self_intersection.h"
 #include "collision/untangle.h"
@@ -137,6 +138,10 @@ class SelfCollision {
     m_view.friction = static_cast<float>(params.friction);
 
     build_near_rows(cloth, w);
+    if (edge_pairs_near(params.edge_pairs, params.thickness, cloth.topology)) {
+      m_edge_reach = kEdgeReach * m_view.radius;
+      m_near_edges = true;
+    }
     if (m_untangle) {
       m_all_triangles = cloth.mesh.triangles;
       m_seams = seam_neighbours(cloth.stitches, cloth.mesh.triangles, m_vertices);
@@ -200,11 +205,11 @@ class SelfCollision {
   std::size_t bytes() const {
     return m_tris.bytes() + m_edge_v0.bytes() + m_edge_v1.bytes() + m_owned.bytes() +
            m_owned_triangles.bytes() + m_edge_spheres.bytes() + m_edge_halves.bytes() +
-           m_tri_spheres.bytes() + m_groups.bytes() + m_group_radii.bytes() + m_pairs.bytes() +
-           m_near.bytes() + m_grid.bytes() + m_contacts.bytes() + m_active.bytes() +
-           m_active_ids.bytes() + m_slot_dp.bytes() + m_slot_vertices.bytes() + m_slots.bytes() +
-           m_kept.bytes() + m_base.bytes() + m_motion.bytes() + m_run_motion.bytes() +
-           m_fresh.bytes() + m_fresh_ids.bytes();
+           m_tri_spheres.bytes() + m_groups.bytes() + m_group_radii.bytes() + m_rest.bytes() +
+           m_pairs.bytes() + m_near.bytes() + m_grid.bytes() + m_contacts.bytes() +
+           m_active.bytes() + m_active_ids.bytes() + m_slot_dp.bytes() + m_slot_vertices.bytes() +
+           m_slots.bytes() + m_kept.bytes() + m_base.bytes() + m_motion.bytes() +
+           m_run_motion.bytes() + m_fresh.bytes() + m_fresh_ids.bytes();
   }
 
   // Candidate pairs at positions p into `rows`: in vertex v's row, in ascending order, the
@@ -269,7 +274,9 @@ class SelfCollision {
                               m_tri_spheres.data(),
                               m_groups.data(),
                               m_grid.view(),
-                              group_radius};
+                              group_radius,
+                              m_near_edges ? m_rest.data() : nullptr,
+                              m_edge_reach};
   }
 
   // The contacts' pairs at positions p into m_pairs (pair_reuse.h): a full search within the
@@ -454,19 +461,19 @@ class SelfCollision {
     const StitchSet& stitches = cloth.stitches;
     CandidateRows<Exec, std::uint64_t> rest_pairs;
     rest_pairs.resize(m_vertices);
-    Buffer<glm::vec3> rest;
     const std::vector<glm::dvec3>& shape = cloth.rest.empty() ? cloth.mesh.positions : cloth.rest;
-    rest.upload(std::vector<glm::vec3>(shape.begin(), shape.end()));
-    find_pairs(rest.data(), w, rest_pairs);
+    m_rest.upload(std::vector<glm::vec3>(shape.begin(), shape.end()));
+    find_pairs(m_rest.data(), w, rest_pairs);
     CandidateRows<Exec, std::uint64_t> sewn_pairs, seam_pairs, both;
     if (stitches.size() > 0) {
       const std::vector<glm::dvec3> sewn =
           sewn_positions(stitches, cloth.mesh.positions, cloth.inv_mass);
-      rest.upload(std::vector<glm::vec3>(sewn.begin(), sewn.end()));
+      Buffer<glm::vec3> sewn_at;
+      sewn_at.upload(std::vector<glm::vec3>(sewn.begin(), sewn.end()));
       sewn_pairs.resize(m_vertices);
       const float radius = m_view.radius;
       m_view.radius = kSewnSearch * radius;
-      find_pairs(rest.data(), w, sewn_pairs);
+      find_pairs(sewn_at.data(), w, sewn_pairs);
       m_view.radius = radius;
       const SeamNeighbours near =
           sewn_surface_neighbours(stitches, cloth.topology, m_vertices, kSeamReach * radius);
@@ -506,6 +513,11 @@ class SelfCollision {
   Buffer<float> m_group_radii;
   Buffer<glm::vec4> m_edge_spheres, m_tri_spheres, m_groups;
   Buffer<glm::vec3> m_edge_halves;
+  // The rest shape, and how near two groups' vertices lie in it for edge-edge pairs between them
+  // (collision/edge_pairs.h) when m_near_edges.
+  Buffer<glm::vec3> m_rest;
+  float m_edge_reach = 0.0f;
+  bool m_near_edges = false;
   HashGrid<Exec> m_grid;
   CandidateRows<Exec, std::uint64_t> m_pairs, m_near;
   // Reuse (gather_pairs): the pairs within the radius plus the skin at the last full search, the

@@ -376,7 +376,7 @@ ClothDesc read_cloth(const ObjectReader& r, const std::string& file, bool mesh_h
     // true / false, or an object of settings (which turns it on).
     if (r.at("self_collision").is_object()) {
       const ObjectReader s = r.object("self_collision");
-      s.allow_only({"cell_size", "rebuild", "untangle"});
+      s.allow_only({"cell_size", "rebuild", "untangle", "edge_pairs"});
       c.self_collision = true;
       c.self_collision_cell = s.number("cell_size", 0.0, 1e-6, kHuge);
       const std::string rebuild = s.string("rebuild", "substep");
@@ -385,11 +385,17 @@ ClothDesc read_cloth(const ObjectReader& r, const std::string& file, bool mesh_h
       }
       c.self_collision_every_iteration = rebuild == "iteration";
       c.self_collision_untangle = s.boolean("untangle", false);
+      const std::string edges = one_of(s, "edge_pairs", "auto", {"auto", "all", "near"});
+      c.self_collision_edge_pairs = edges == "all"    ? EdgePairs::all
+                                    : edges == "near" ? EdgePairs::near
+                                                      : EdgePairs::automatic;
     } else if (r.at("self_collision").is_boolean()) {
       c.self_collision = r.boolean("self_collision", false);
     } else {
-      r.fail("must be true, false or {\"cell_size\": .., \"rebuild\": .., \"untangle\": ..}",
-             "self_collision");
+      r.fail(
+          "must be true, false or {\"cell_size\": .., \"rebuild\": .., \"untangle\": .., "
+          "\"edge_pairs\": ..}",
+          "self_collision");
     }
   }
   if (c.self_collision && !(c.thickness > 0.0)) {

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "collision/edge_pairs.h"
 #include "drape/error.h"
 #include "io/atomic_file.h"
 #include "io/cache.h"
@@ -68,6 +69,16 @@ nlohmann::json fabric_json(const Scene& scene) {
             {"lift", scene.air.lift}}}};
 }
 
+// Where edge-edge contacts are gathered, as the solver decides it: "all" or "near"; "none" for
+// the reference backend (point-triangle only) or without self-collision.
+const char* self_collision_edge_pairs(const Scene& scene, const ClothModel& cloth) {
+  if (!scene.cloth.self_collision || scene.solver.backend == Backend::reference) return "none";
+  return edge_pairs_name(
+      edge_pairs_near(scene.cloth.self_collision_edge_pairs, scene.cloth.thickness, cloth.topology)
+          ? EdgePairs::near
+          : EdgePairs::all);
+}
+
 nlohmann::json settings_json(const Scene& scene, const ClothModel& cloth, int threads) {
   return {{"scene", scene.path},
           {"backend", backend_name(scene.solver.backend)},
@@ -89,6 +100,7 @@ nlohmann::json settings_json(const Scene& scene, const ClothModel& cloth, int th
           {"self_collision_rebuild",
            scene.cloth.self_collision_every_iteration ? "iteration" : "substep"},
           {"self_collision_untangle", scene.cloth.self_collision_untangle},
+          {"self_collision_edge_pairs", self_collision_edge_pairs(scene, cloth)},
           {"vertices", cloth.mesh.positions.size()},
           {"triangles", cloth.mesh.triangles.size()},
           {"pinned", cloth.pinned},

@@ -37,6 +37,7 @@ PhysicsParams physics_params(const Scene& scene) {
   p.self_collision.cell_size = scene.cloth.self_collision_cell;
   p.self_collision.every_iteration = scene.cloth.self_collision_every_iteration;
   p.self_collision.untangle = scene.cloth.self_collision_untangle;
+  p.self_collision.edge_pairs = scene.cloth.self_collision_edge_pairs;
   return p;
 }
 

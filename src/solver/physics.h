@@ -15,6 +15,7 @@ struct SelfCollisionParams {
   double cell_size = 0.0;        // hash cell, metres; 0 = the mean rest edge length
   bool every_iteration = false;  // gather contacts every iteration instead of every substep
   bool untangle = false;         // recover from self-intersections (collision/untangle.h)
+  EdgePairs edge_pairs = EdgePairs::automatic;  // where edge-edge contacts are gathered
 };
 
 struct PhysicsParams {

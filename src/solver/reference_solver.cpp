@@ -390,6 +390,11 @@ std::unique_ptr<Solver> make_reference_solver(const ClothModel& cloth, const Phy
         "cloth.self_collision.untangle: the reference backend's self-collision (the spec's) keeps "
         "no contact sides to untangle; use the cpu or cuda backend");
   }
+  if (params.self_collision.edge_pairs != EdgePairs::automatic) {
+    throw InputError(
+        "cloth.self_collision.edge_pairs: the reference backend's self-collision (the spec's) has "
+        "point-triangle contacts only; use the cpu or cuda backend");
+  }
   return std::make_unique<ReferenceSolver>(cloth, params, colliders);
 }
 

@@ -243,6 +243,8 @@ TEST(Cli, SelfCollisionStatsInSummaryAndStatsJson) {
   const nlohmann::json stats = nlohmann::json::parse(slurp(dir.file("out/stats.json")));
   EXPECT_EQ(stats["summary"]["max_self_intersections"], 0);
   EXPECT_EQ(stats["settings"]["self_collision"], true);
+  // 33 mm edges at 10 mm thickness: edge-edge contacts everywhere (collision/edge_pairs.h).
+  EXPECT_EQ(stats["settings"]["self_collision_edge_pairs"], "all");
   EXPECT_EQ(stats["frames"].size(), 17u);
   std::uint64_t contacts = 0;
   for (const auto& f : stats["frames"]) {

@@ -9,6 +9,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "collision/edge_pairs.h"
 #include "collision/self_collision.h"
 #include "collision/self_collision_pairs.h"
 #include "collision/self_intersection.h"
@@ -27,9 +28,10 @@ namespace {
 using glm::dvec3;
 using glm::vec3;
 
-// Pairs whose four vertices are all pinned are never candidates.
+// Pairs whose four vertices are all pinned are never candidates. With `edge_reach` > 0, edge-edge
+// pairs only between edges whose lower vertices lie within it at rest (collision/edge_pairs.h).
 SelfCollisionPairs brute_force(const ClothModel& cloth, const std::vector<dvec3>& now,
-                               double thickness) {
+                               double thickness, double edge_reach = 0.0) {
   const auto pinned = [&](std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d) {
     return cloth.inv_mass[a] + cloth.inv_mass[b] + cloth.inv_mass[c] + cloth.inv_mass[d] <= 0.0;
   };
@@ -58,6 +60,10 @@ SelfCollisionPairs brute_force(const ClothModel& cloth, const std::vector<dvec3>
       const std::uint32_t a = topo.edge_v0[e], b = topo.edge_v1[e];
       const std::uint32_t c = topo.edge_v0[f], d = topo.edge_v1[f];
       if (a == c || a == d || b == c || b == d || pinned(a, b, c, d)) continue;
+      if (edge_reach > 0.0 && !(glm::length(cloth.mesh.positions[std::min(a, b)] -
+                                            cloth.mesh.positions[std::min(c, d)]) < edge_reach)) {
+        continue;
+      }
       float s, t;
       if (kernels::closest_on_segments(rest[a], rest[b], rest[c], rest[d], s, t) < r * r) continue;
       if (kernels::closest_on_segments(p[a], p[b], p[c], p[d], s, t) < r * r)
@@ -84,6 +90,7 @@ TEST(SelfCollisionHash, MatchesBruteForceOnRandomMeshes) {
     for (dvec3& p : now) p += dvec3(jitter(rng), jitter(rng), jitter(rng));
     SelfCollisionParams params;
     params.thickness = 0.01 + 0.01 * trial;
+    params.edge_pairs = EdgePairs::all;
     // Cells from the edge lengths, far too small (raised to what the query needs), and large.
     params.cell_size = trial % 3 == 0 ? 0.0 : (trial % 3 == 1 ? 1e-4 : 0.3);
     const SelfCollisionPairs expected = brute_force(cloth, now, params.thickness);
@@ -104,13 +111,10 @@ TEST(SelfCollisionHash, MatchesBruteForceOnRandomMeshes) {
   EXPECT_GT(total_ee, 100u);
 }
 
-TEST(SelfCollisionHash, MatchesBruteForceOnAFoldedFineGrid) {
-  // As in the benchmark, the search radius (1.5 x 8 mm) exceeds the edge length (10 mm), so near
-  // every vertex most groups hold rest pairs and the near-group rows decide what is tested. The
-  // right half folds back over the left at 4 mm, the left half is squeezed to 3/4 of its width
-  // (pairs apart at rest come within the radius) and a strip of the fold is pinned.
-  Scene scene = testing::grid_scene(40, 0.4, {0, 0, 0});
-  ClothModel cloth = build_cloth(scene);
+// A 40 x 40 grid of 0.4 m (10.3 mm edges) whose right half folds back over the left at 4 mm, with
+// the left half squeezed to 3/4 of its width (pairs apart at rest come within the radius) and a
+// strip of the fold pinned; the positions of the fold, jittered.
+std::vector<dvec3> folded_fine_grid(ClothModel& cloth) {
   std::mt19937 rng(5);
   std::uniform_real_distribution<double> jitter(-0.0005, 0.0005);
   std::vector<dvec3> now = cloth.mesh.positions;
@@ -124,8 +128,18 @@ TEST(SelfCollisionHash, MatchesBruteForceOnAFoldedFineGrid) {
     p += dvec3(jitter(rng), jitter(rng), jitter(rng));
     if (std::abs(cloth.mesh.positions[i].x - 0.01) < 0.012) cloth.inv_mass[i] = 0.0;
   }
+  return now;
+}
+
+TEST(SelfCollisionHash, MatchesBruteForceOnAFoldedFineGrid) {
+  // As in the benchmark, the search radius (1.5 x 8 mm) exceeds the edge length (10 mm), so near
+  // every vertex most groups hold rest pairs and the near-group rows decide what is tested.
+  ClothModel cloth = build_cloth(testing::grid_scene(40, 0.4, {0, 0, 0}));
+  const std::vector<dvec3> now = folded_fine_grid(cloth);
   SelfCollisionParams params;
   params.thickness = 0.008;
+  ASSERT_FALSE(edge_pairs_near(params.edge_pairs, params.thickness, cloth.topology))
+      << "14.5 mm diagonals at 8 mm thickness: edge-edge pairs everywhere";
   const SelfCollisionPairs expected = brute_force(cloth, now, params.thickness);
   EXPECT_GT(expected.point_triangle.size(), 1000u);
   EXPECT_GT(expected.edge_edge.size(), 1000u);
@@ -149,6 +163,55 @@ TEST(SelfCollisionHash, MatchesBruteForceOnAFoldedFineGrid) {
       EXPECT_EQ(got.edge_edge, first.edge_edge) << "cell " << cell;
     }
   }
+}
+
+// Edge-edge pairs between parts near each other at rest only (collision/edge_pairs.h), on the fold
+// above at 9.7 mm thickness: its longest edges, the 14.5 mm diagonals, are under 1.5 x thickness,
+// so that is the default. Between the two layers of the fold, where they lie apart at rest, only
+// point-triangle pairs are gathered; about the crease edge-edge pairs are too.
+TEST(SelfCollisionHash, EdgePairsNearAtRestMatchBruteForce) {
+  ClothModel cloth = build_cloth(testing::grid_scene(40, 0.4, {0, 0, 0}));
+  const std::vector<dvec3> now = folded_fine_grid(cloth);
+  SelfCollisionParams params;
+  params.thickness = 0.0097;
+  ASSERT_TRUE(edge_pairs_near(params.edge_pairs, params.thickness, cloth.topology));
+  const double reach = kEdgeReach * 1.5 * params.thickness;
+  const SelfCollisionPairs everywhere = brute_force(cloth, now, params.thickness);
+  const SelfCollisionPairs expected = brute_force(cloth, now, params.thickness, reach);
+  EXPECT_EQ(as_set(expected.point_triangle), as_set(everywhere.point_triangle));
+  EXPECT_GT(expected.edge_edge.size(), 100u) << "about the crease";
+  EXPECT_GT(everywhere.edge_edge.size(), 2 * expected.edge_edge.size()) << "between the layers";
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> expected_ee = expected.edge_edge;
+  std::sort(expected_ee.begin(), expected_ee.end());
+  for (const double cell : {0.0, 0.05}) {
+    params.cell_size = cell;
+    const SelfCollisionPairs got = find_self_collision_pairs(cloth, params, now, 2);
+    EXPECT_EQ(as_set(got.point_triangle), as_set(expected.point_triangle)) << "cell " << cell;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> ee = got.edge_edge;
+    std::sort(ee.begin(), ee.end());
+    EXPECT_EQ(ee, expected_ee) << "cell " << cell;
+  }
+  // Asked for everywhere, they are.
+  params.edge_pairs = EdgePairs::all;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> all =
+      find_self_collision_pairs(cloth, params, now, 2).edge_edge;
+  std::sort(all.begin(), all.end());
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> all_expected = everywhere.edge_edge;
+  std::sort(all_expected.begin(), all_expected.end());
+  EXPECT_EQ(all, all_expected);
+}
+
+// The default decides by the longest rest edge against the thickness; `all` and `near` are kept.
+TEST(SelfCollisionHash, EdgePairsNearWhereEdgesAreShortNextToTheThickness) {
+  // 10.26 mm edges, 14.50 mm diagonals: near from a thickness of 9.67 mm.
+  const ClothModel cloth = build_cloth(testing::grid_scene(40, 0.4, {0, 0, 0}));
+  EXPECT_FALSE(edge_pairs_near(EdgePairs::automatic, 0.0096, cloth.topology));
+  EXPECT_TRUE(edge_pairs_near(EdgePairs::automatic, 0.0097, cloth.topology));
+  EXPECT_FALSE(edge_pairs_near(EdgePairs::all, 0.05, cloth.topology));
+  EXPECT_TRUE(edge_pairs_near(EdgePairs::near, 0.001, cloth.topology));
+  EXPECT_STREQ(edge_pairs_name(EdgePairs::automatic), "auto");
+  EXPECT_STREQ(edge_pairs_name(EdgePairs::all), "all");
+  EXPECT_STREQ(edge_pairs_name(EdgePairs::near), "near");
 }
 
 TEST(SelfCollisionHash, AVertexWithTooManyEdgesIsAnInputError) {

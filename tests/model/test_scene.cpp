@@ -1,6 +1,9 @@
 // Scene files: defaults, every key, and an error naming the file and key for each bad input.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <utility>
+
 #include "drape/error.h"
 #include "drape/scene.h"
 #include "model/cloth.h"
@@ -67,6 +70,7 @@ TEST(Scene, SelfCollisionSettings) {
   EXPECT_TRUE(on.cloth.self_collision);
   EXPECT_EQ(on.cloth.self_collision_cell, 0.0);
   EXPECT_FALSE(on.cloth.self_collision_every_iteration);
+  EXPECT_EQ(on.cloth.self_collision_edge_pairs, EdgePairs::automatic);
   const Scene set = parse_scene(
       cloth_with(R"("self_collision": {"cell_size": 0.02, "rebuild": "iteration"})"), "s.json");
   EXPECT_TRUE(set.cloth.self_collision);
@@ -77,6 +81,17 @@ TEST(Scene, SelfCollisionSettings) {
   EXPECT_EQ(p.self_collision.cell_size, 0.02);
   EXPECT_TRUE(p.self_collision.every_iteration);
   EXPECT_EQ(p.self_collision.thickness, set.cloth.thickness);
+  EXPECT_EQ(p.self_collision.edge_pairs, EdgePairs::automatic);
+  for (const auto& [name, mode] :
+       {std::pair{"auto", EdgePairs::automatic}, std::pair{"all", EdgePairs::all},
+        std::pair{"near", EdgePairs::near}}) {
+    const Scene s = parse_scene(
+        cloth_with(std::string(R"("self_collision": {"edge_pairs": ")") + name + R"("})"),
+        "s.json");
+    EXPECT_TRUE(s.cloth.self_collision) << name;
+    EXPECT_EQ(s.cloth.self_collision_edge_pairs, mode) << name;
+    EXPECT_EQ(physics_params(s).self_collision.edge_pairs, mode) << name;
+  }
 }
 
 TEST(Scene, TransformScalesRotatesThenTranslates) {
@@ -145,7 +160,10 @@ TEST(Scene, BadInputNamesFileAndKey) {
             "s.json: cloth.mesh.grid.resolution: needs at least 2 vertices per side");
   EXPECT_EQ(error_of(cloth_with(R"("self_collision": 1)")),
             "s.json: cloth.self_collision: must be true, false or {\"cell_size\": .., "
-            "\"rebuild\": .., \"untangle\": ..}");
+            "\"rebuild\": .., \"untangle\": .., \"edge_pairs\": ..}");
+  EXPECT_EQ(error_of(cloth_with(R"("self_collision": {"edge_pairs": "some"})")),
+            "s.json: cloth.self_collision.edge_pairs: must be one of \"auto\", \"all\", "
+            "\"near\", got \"some\"");
   EXPECT_EQ(error_of(cloth_with(R"("self_collision": {"untangle": 1})")),
             "s.json: cloth.self_collision.untangle: must be true or false");
   EXPECT_EQ(error_of(cloth_with(R"("self_collision": {"rebuild": "frame"})")),
