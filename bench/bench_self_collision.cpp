@@ -4,11 +4,13 @@
 // The two simulations' frames alternate, so that a shared machine's load falls on both alike.
 // Per run: median ms/frame over the frames of the fold, the on/off ratio measured in the same
 // process, each frame's time, contacts per frame and the most intersecting triangle pairs in any
-// frame. Results go to JSON.
+// frame, and where edge-edge contacts were gathered (collision/edge_pairs.h; `--edge-pairs` sets
+// the scene's choice). Results go to JSON.
 //
 //   bench_self_collision [--sizes 128,256] [--frames 16] [--threads 0] [--thickness 0.003]
-//                        [--substeps 32] [--scene data/folding_cloth.json]
-//                        [--out bench/results/self_collision.json]
+//                        [--substeps 32] [--edge-pairs auto|all|near]
+//                        [--scene data/folding_cloth.json] [--out
+//                        bench/results/self_collision.json]
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -24,6 +26,7 @@
 
 #include "bench_util.h"
 #include "collision/collider.h"
+#include "collision/edge_pairs.h"
 #include "collision/self_intersection.h"
 #include "drape/error.h"
 #include "drape/scene.h"
@@ -40,6 +43,7 @@ struct Options {
   std::vector<int> sizes{128, 256};
   int frames = 16, threads = 0, substeps = 32;
   double thickness = 0.003;
+  drape::EdgePairs edge_pairs = drape::EdgePairs::automatic;
   std::string scene = "data/folding_cloth.json";
   std::string out = "bench/results/self_collision.json";
 };
@@ -124,6 +128,13 @@ Options parse(int argc, char** argv) {
       o.thickness = std::stod(v);
     } else if (a == "--substeps") {
       o.substeps = std::stoi(v);
+    } else if (a == "--edge-pairs") {
+      if (v != "auto" && v != "all" && v != "near") {
+        throw drape::InputError("--edge-pairs: expected auto, all or near, got '" + v + "'");
+      }
+      o.edge_pairs = v == "all"    ? drape::EdgePairs::all
+                     : v == "near" ? drape::EdgePairs::near
+                                   : drape::EdgePairs::automatic;
     } else if (a == "--scene") {
       o.scene = v;
     } else if (a == "--out") {
@@ -146,19 +157,24 @@ int main(int argc, char** argv) try {
   const int threads = o.threads > 0 ? o.threads : drape::default_thread_count();
 
   nlohmann::json rows = nlohmann::json::array();
-  std::printf("%-6s %-5s %9s %10s %10s %7s %12s %14s\n", "grid", "backend", "thickness",
-              "off ms/fr", "on ms/fr", "on/off", "contacts/fr", "intersections");
+  std::printf("%-6s %-5s %9s %5s %10s %10s %7s %12s %14s\n", "grid", "backend", "thickness",
+              "edges", "off ms/fr", "on ms/fr", "on/off", "contacts/fr", "intersections");
   for (int n : o.sizes) {
     drape::Scene scene = base;
     scene.cloth.grid->nx = scene.cloth.grid->nz = n;
     scene.cloth.thickness = o.thickness;
     scene.solver.substeps = o.substeps;
+    scene.cloth.self_collision_edge_pairs = o.edge_pairs;
+    const char* edges = drape::edge_pairs_name(
+        drape::edge_pairs_near(o.edge_pairs, o.thickness, drape::build_cloth(scene).topology)
+            ? drape::EdgePairs::near
+            : drape::EdgePairs::all);
     for (drape::Backend backend : backends) {
       const auto [off, on] = run(scene, backend, threads, o.frames);
       const double ratio = on.median_ms / off.median_ms;
-      std::printf("%4d²  %-7s %7.2f mm %10.1f %10.1f %6.2fx %12.0f %6llu / %-6llu\n", n,
+      std::printf("%4d²  %-7s %7.2f mm %5s %10.1f %10.1f %6.2fx %12.0f %6llu / %-6llu\n", n,
                   std::string(drape::backend_name(backend)).c_str(), 1000.0 * scene.cloth.thickness,
-                  off.median_ms, on.median_ms, ratio, on.contacts_per_frame,
+                  edges, off.median_ms, on.median_ms, ratio, on.contacts_per_frame,
                   static_cast<unsigned long long>(on.worst_intersections),
                   static_cast<unsigned long long>(off.worst_intersections));
       rows.push_back({{"grid", n},
@@ -166,6 +182,7 @@ int main(int argc, char** argv) try {
                       {"backend", drape::backend_name(backend)},
                       {"threads", backend == drape::Backend::cpu ? threads : 0},
                       {"thickness_m", scene.cloth.thickness},
+                      {"edge_pairs", edges},
                       {"substeps", scene.solver.substeps},
                       {"iterations", scene.solver.iterations},
                       {"frames", o.frames},
