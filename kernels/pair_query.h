@@ -140,6 +140,7 @@ struct PairQuery {
       return k < q.near_count && q.near_row[k] == group_pair(u, PairKind::header, what);
     };
     if (header(kOpenPairs)) {
+      const bool edges = edges_near(q.v, u);
       for (++k; k < q.near_count && static_cast<std::uint32_t>(q.near_row[k] >> 32) == u; ++k) {
         const PairKey key = split_pair(q.near_row[k]);
         const auto listed = [] { return false; };
@@ -149,8 +150,7 @@ struct PairQuery {
         } else if (key.kind == PairKind::point_on_theirs) {
           hit = point_meets(q.v, q.pv, tu + key.a, listed);
         } else {
-          hit = edges_near(q.v, u) &&
-                edges_meet(q.ev + key.a, eu + key.b, edge_spheres[eu + key.b], listed);
+          hit = edges && edges_meet(q.ev + key.a, eu + key.b, edge_spheres[eu + key.b], listed);
         }
         if (hit) q.keep(q.near_row[k]);
       }
