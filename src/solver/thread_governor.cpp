@@ -200,10 +200,15 @@ void ThreadGovernor::close_epoch() {
 void ThreadGovernor::plan_next(const Epoch& last) {
   const Clock::time_point now = m_clock();
   update_load(now);
-  // A smaller team: for stalls next to other work, or to refine down after a jump.
-  const bool stalled = last.stall_share() > kStallShare && m_others >= kOtherShare;
+  // A team that stalls next to other work gives a thread back at once: a try of the smaller team
+  // would be timed next to that work, which the larger team slows too, and tends to lose.
+  if (m_current > 0 && last.stall_share() > kStallShare && m_others >= kOtherShare) {
+    step_down(now);
+    return;
+  }
+  // A smaller team to refine down after a jump.
   const bool refine = m_current > m_refine_floor && m_epochs_here >= 1;
-  if (m_current > 0 && now >= m_down_after && (stalled || refine)) {
+  if (m_current > 0 && now >= m_down_after && refine) {
     m_probe = m_current - 1;
     m_probing = true;
   } else if (m_current + 1 < m_sizes.size() && now >= m_up_after && m_epochs_here >= 1) {
@@ -263,6 +268,17 @@ void ThreadGovernor::finish_probe(const Epoch& epoch, bool whole) {
   const double lost = epoch.seconds - m_baseline * static_cast<double>(epoch.units.size());
   gap = std::min(kMaxWait, std::max(2.0 * gap, kCostFactor * lost));
   (down ? m_down_after : m_up_after) = after(m_clock(), gap);
+}
+
+void ThreadGovernor::step_down(Clock::time_point now) {
+  const double gap = std::min(kMaxWait, 2.0 * m_up_gap);
+  move_to(m_current - 1, 0.0, 0);
+  // The next epoch sets the baseline. A larger team is tried again only when CPUs are idle, after
+  // twice the last wait; no smaller one is tried to refine.
+  m_epochs_here = 0;
+  m_refine_floor = m_current;
+  m_up_gap = gap;
+  m_up_after = after(now, gap);
 }
 
 void ThreadGovernor::move_to(std::size_t size, double mean, std::size_t units) {

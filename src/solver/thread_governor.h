@@ -5,17 +5,18 @@
 // every barrier the whole team waits for it, so N threads can be several times slower than one.
 // Most iterations still run at full speed; a few stall for a scheduler time slice or more, and
 // the stalls are the cost. The governor therefore times solver iterations in epochs (at least 16
-// iterations and 25 ms, or 0.25 s) and compares epoch means. It starts with one thread; it tries
-// the largest team whose added CPUs were idle (/proc/stat) for one epoch, and a smaller one
-// when stalls take a large share of an epoch while other processes keep CPUs busy (stalls with
-// no other work come from a hypervisor or interrupts and hit one thread as much as a team). A try
-// that lost makes it wait longer before the next (trying costs a few percent at most), and after
-// a larger team lost, the next try is the next size up. A size whose epoch was clearly faster
-// takes over; from there the largest idle team is tried first again, and after a jump past
-// untried sizes (1 to 16) the next smaller ones are tried down to the first that loses: on many
-// cores a small mesh's barriers cost more than the last threads gain, and its best team lies in
-// between. A batch's split across threads never changes its result, so the output is the same
-// bit for bit whatever sizes the governor picks.
+// iterations and 25 ms, or 0.25 s) and compares epoch means. It starts with one thread and tries
+// the largest team whose added CPUs were idle (/proc/stat) for one epoch. When stalls take a large
+// share of an epoch while other processes keep CPUs busy, it moves to the next smaller team at
+// once, without a try: timed next to that work, which the larger team slows too, a try tends to
+// lose (stalls with no other work come from a hypervisor or interrupts and hit one thread as much
+// as a team, so they change nothing). A try that lost makes it wait longer before the next (trying
+// costs a few percent at most), and after a larger team lost, the next try is the next size up. A
+// size whose epoch was clearly faster takes over; from there the largest idle team is tried first
+// again, and after a jump past untried sizes (1 to 16) the next smaller ones are tried down to the
+// first that loses: on many cores a small mesh's barriers cost more than the last threads gain, and
+// its best team lies in between. A batch's split across threads never changes its result, so the
+// output is the same bit for bit whatever sizes the governor picks.
 #pragma once
 
 #include <chrono>
@@ -78,6 +79,7 @@ class ThreadGovernor {
   void move_to(std::size_t size, double mean, std::size_t units);
 
   using Clock = std::chrono::steady_clock;
+  void step_down(Clock::time_point now);
   void update_load(Clock::time_point now);
 
   std::vector<int> m_sizes;  // 1, 2, 4, ... up to the maximum, which is always included

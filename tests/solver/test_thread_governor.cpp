@@ -3,8 +3,10 @@
 // bit-identical however often the size changes.
 #include <sched.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <memory>
 
@@ -163,6 +165,39 @@ TEST(ThreadGovernor, GoesBackToOneThreadWhenTheTeamStalls) {
   EXPECT_EQ(governor.threads(), 1);
   EXPECT_GT(one, 0.8);
   EXPECT_GT(governor.units_per_size()[1], 0u) << "two threads were never tried";
+}
+
+// A team chosen on a quiet machine, then another process starts and keeps a CPU busy. Two threads
+// now stall (6 ms every fifth unit of 0.6 ms: 1.68 ms a unit on average) and one thread next to
+// that process takes 1.6 ms, so a try of one thread would not win clearly, yet the stalling team
+// also slows the other process. The governor gives the thread back at once and, with no CPU idle,
+// keeps one thread.
+TEST(ThreadGovernor, GivesAThreadBackWhenOtherWorkMakesTheTeamStall) {
+  FakeClock clock;
+  ThreadGovernor governor = timed_by(clock, 2);
+  bool other = false;
+  double idle = 0.0, busy = 0.0, own = 0.0, last = 0.0;
+  governor.set_load_source([&] {
+    const double dt = clock.seconds - last;
+    last = clock.seconds;
+    const double others = other ? 1.0 : 0.0;
+    const double used = std::min(2.0, governor.threads() + others);
+    idle += (2.0 - used) * dt;
+    busy += used * dt;
+    own += (used - others) * dt;
+    return CpuTimes{idle, busy, own};
+  });
+  share_on_one_thread(governor, clock, 400,
+                      [](int threads, int) { return threads == 1 ? 1e-3 : 0.5e-3; });
+  ASSERT_EQ(governor.threads(), 2);
+  other = true;
+  const std::uint64_t before = governor.units_per_size()[0];
+  share_on_one_thread(governor, clock, 800, [](int threads, int u) {
+    if (threads == 1) return 1.6e-3;
+    return u % 5 == 4 ? 6e-3 : 0.6e-3;
+  });
+  EXPECT_EQ(governor.threads(), 1);
+  EXPECT_GT(static_cast<double>(governor.units_per_size()[0] - before) / 800.0, 0.95);
 }
 
 // The same stalls with no other process busy (a hypervisor taking the CPUs now and then): they
