@@ -8,16 +8,17 @@
 //   dp_i = -w_i sqrt(1 - d^2) C / (sum_j w_j |q_j|^2) q_i k'.
 // In float32, arccos(d) and sqrt(1 - d^2) lose half their digits near a flat pair (d = -1, where
 // cloth rests): a rounding of 6e-8 in d moves arccos by 3.5e-4 rad. So the kernel takes
-// sin = |n1 x n2| and the angle atan2(sin, d), which equal sqrt(1 - d^2) and arccos(d) for unit
-// normals and stay accurate to float precision. Since n1 x p = -(p x n1), the q's
-// are evaluated as q3 = p2 x a, q4 = p2 x b, q2 = -(p3 x a) - (p4 x b) with
-// a = (n2 - d n1) / |p2 x p3| and b = (n1 - d n2) / |p2 x p4|: four cross products, not eight.
+// sin = |n1 x n2| and the angle atan2(sin, d) (kernels/angle.h), which equal sqrt(1 - d^2) and
+// arccos(d) for unit normals and stay accurate to float precision. Since n1 x p = -(p x n1), the
+// q's are evaluated as q3 = p2 x a, q4 = p2 x b, q2 = -(p3 x a) - (p4 x b) with a = (n2 - d n1) /
+// |p2 x p3| and b = (n1 - d n2) / |p2 x p4|: four cross products, not eight.
 #pragma once
 
 #include <math.h>
 
 #include <glm/geometric.hpp>
 
+#include "kernels/angle.h"
 #include "kernels/distance.h"
 #include "kernels/hd.h"
 #include "kernels/lanes.h"
@@ -49,7 +50,7 @@ DRAPE_HD DRAPE_INLINE BendGeometry<S> bend_geometry(const Vec3<S> p[4], const S 
   const S denom = ((w[0] * dot(q[0], q[0]) + w[1] * dot(q[1], q[1])) + w[2] * dot(q[2], q[2])) +
                   w[3] * dot(q[3], q[3]);
   const S sine = length(cross(n1, n2));
-  return {denom, sine, lane_atan2(sine, d)};
+  return {denom, sine, lane_angle(sine, d)};
 }
 
 // PBD: returns the coefficient -sqrt(1 - d^2) C / sum w|q|^2 k' and the q's; the correction of

@@ -14,9 +14,6 @@ namespace drape::kernels {
 DRAPE_HD inline float lane_sqrt(float x) {
   return sqrtf(x);
 }
-DRAPE_HD inline float lane_atan2(float y, float x) {
-  return atan2f(y, x);
-}
 // where(mask, a, b): a where the mask holds, else b.
 DRAPE_HD inline float lane_where(bool mask, float a, float b) {
   return mask ? a : b;
@@ -24,13 +21,14 @@ DRAPE_HD inline float lane_where(bool mask, float a, float b) {
 DRAPE_HD inline bool lane_less(float a, float b) {
   return a < b;
 }
+// Whether the mask holds in every lane: lets a kernel skip work that no lane needs.
+DRAPE_HD inline bool lane_all(bool mask) {
+  return mask;
+}
 
 // The same in double, for the reference backend's use of the templated kernels.
 DRAPE_HD inline double lane_sqrt(double x) {
   return sqrt(x);
-}
-DRAPE_HD inline double lane_atan2(double y, double x) {
-  return atan2(y, x);
 }
 DRAPE_HD inline double lane_where(bool mask, double a, double b) {
   return mask ? a : b;

@@ -60,12 +60,11 @@ inline F4 operator/(float a, F4 b) {
 inline F4 lane_sqrt(F4 x) {
   return {F4::Raw{sqrtf(x.v[0]), sqrtf(x.v[1]), sqrtf(x.v[2]), sqrtf(x.v[3])}};
 }
-inline F4 lane_atan2(F4 y, F4 x) {
-  return {F4::Raw{atan2f(y.v[0], x.v[0]), atan2f(y.v[1], x.v[1]), atan2f(y.v[2], x.v[2]),
-                  atan2f(y.v[3], x.v[3])}};
-}
 inline M4 lane_less(F4 a, F4 b) {
   return {a.v < b.v};
+}
+inline bool lane_all(M4 mask) {
+  return (mask.v[0] & mask.v[1] & mask.v[2] & mask.v[3]) != 0;
 }
 inline F4 lane_where(M4 mask, F4 a, F4 b) {
   return {mask.v ? a.v : b.v};
