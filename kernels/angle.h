@@ -1,8 +1,8 @@
 // The angle in [0, pi] whose sine (>= 0) and cosine are given up to a common positive factor,
 // i.e. atan2(sine, cosine) for sine >= 0, for the bend kernels (kernels/bend.h). The float lanes
 // (CUDA threads, the cpu backend's F4 packs) evaluate it with lane operations only, so a pack
-// computes four angles in a few vector instructions where four calls of libm's atan2f took a fifth
-// of a 256² solve's samples; the reference's double lane keeps libm's atan2.
+// computes four angles in a few vector instructions, where four calls of libm's atan2f took a
+// fifth of the samples of a folded 256² frame; the reference's double lane keeps libm's atan2.
 //
 // With t = min(sine, |cosine|) / max(sine, |cosine|) in [0, 1], atan(t) = t + t^3 R(t^2), R of
 // degree 7 fitted for the least largest error on [0, 1] (7e-9 in exact arithmetic; about 2 units
