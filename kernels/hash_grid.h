@@ -51,6 +51,7 @@ struct HashGridView {
   float inv_cell = 1.0f;
   std::uint32_t mask = 0;
   const glm::uvec2* runs = nullptr;
+  const std::uint32_t* keys = nullptr;   // each entry's bucket, in bucket order
   const std::uint32_t* items = nullptr;  // item ids in bucket order
   const glm::vec4* spheres = nullptr;    // in bucket order
 };

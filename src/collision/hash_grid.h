@@ -45,6 +45,7 @@ class HashGrid {
     exec.for_each(0, table, [=] DRAPE_HD(std::uint32_t b) { runs[b].x = kernels::kNone; });
     exec.for_each(0, n, [=] DRAPE_HD(std::uint32_t i) { kernels::mark_run(i, keys, n, runs); });
     m_view.runs = runs;
+    m_view.keys = keys;
     m_view.items = items;
     m_view.spheres = spheres;
   }

@@ -313,12 +313,15 @@ class SelfCollision {
       });
       const kernels::HashGridView grid = m_grid.view();
       kernels::MotionBox* run_motion = m_run_motion.data();
-      m_exec.for_each(0, grid.mask + 1, [=] DRAPE_HD(std::uint32_t b) {
-        const glm::uvec2 run = grid.runs[b];
-        if (run.x == kernels::kNone) return;
+      // Each run from its first entry: the table has eight buckets per entry.
+      const std::uint32_t entries = m_vertices;
+      m_exec.for_each(0, entries, [=] DRAPE_HD(std::uint32_t k) {
+        if (k > 0 && grid.keys[k - 1] == grid.keys[k]) return;
         kernels::MotionBox box;
-        for (std::uint32_t k = run.x; k < run.y; ++k) box.add(motion[grid.items[k]]);
-        run_motion[run.x] = box;
+        for (std::uint32_t i = k; i < entries && grid.keys[i] == grid.keys[k]; ++i) {
+          box.add(motion[grid.items[i]]);
+        }
+        run_motion[k] = box;
       });
       const glm::vec4* groups = m_groups.data();
       const float limit = kReuseSlack * skin;
