@@ -54,6 +54,16 @@ DRAPE_HD inline MotionBox group_motion(const glm::vec3* p, const glm::vec3* base
   return box;
 }
 
+// How far along any axis the displacements in `box` reach from `origin`. When no group's reach
+// from a common origin exceeds d, every displacement lies in a cube of side 2d, so no union of
+// boxes needs_query takes spans more than the cube's diagonal, 2 sqrt(3) d: a cloth moving as one
+// piece (falling, or at rest) needs no query anywhere, and no grid.
+DRAPE_HD inline float reach_from(const MotionBox& box, const glm::vec3& origin) {
+  const glm::vec3 d = glm::max(box.hi - origin, origin - box.lo);
+  return glm::max(d.x, glm::max(d.y, d.z));
+}
+constexpr float kCubeDiagonal = 3.4641017f;  // 2 sqrt(3)
+
 // Vertex v must query the grid again: the displacements of the groups in the buckets a query
 // within `radius` reads (`run_motion`: per bucket, at its run's first entry) span `limit` or more.
 DRAPE_HD inline bool needs_query(const HashGridView& grid, const glm::vec4& group, float radius,

@@ -124,6 +124,7 @@ class SelfCollision {
     m_kept.resize(m_vertices);
     m_base.resize(m_vertices);
     m_motion.resize(m_vertices);
+    m_motion_reach.resize(m_vertices);
     m_run_motion.resize(m_vertices);
     m_fresh.resize(m_vertices);
     m_fresh_ids.resize(m_vertices);
@@ -189,6 +190,9 @@ class SelfCollision {
   // of them after a full search; the others tested their kept pairs).
   const CandidateRows<Exec, std::uint64_t>& contact_rows() const { return m_pairs; }
   std::uint32_t last_queries() const { return m_last_queries; }
+  // Whether the last rebuild bounded and hashed the groups: not when the whole cloth moved as one
+  // piece since the last full search (gather_pairs).
+  bool last_hashed() const { return m_hashed; }
   // Whether the passes after the first of the last rebuild skip contacts (kSkipFrom).
   bool skips_contacts() const { return m_skipping; }
 
@@ -209,7 +213,7 @@ class SelfCollision {
            m_pairs.bytes() + m_near.bytes() + m_grid.bytes() + m_contacts.bytes() +
            m_active.bytes() + m_active_ids.bytes() + m_slot_dp.bytes() + m_slot_vertices.bytes() +
            m_slots.bytes() + m_kept.bytes() + m_base.bytes() + m_motion.bytes() +
-           m_run_motion.bytes() + m_fresh.bytes() + m_fresh_ids.bytes();
+           m_motion_reach.bytes() + m_run_motion.bytes() + m_fresh.bytes() + m_fresh_ids.bytes();
   }
 
   // Candidate pairs at positions p into `rows`: in vertex v's row, in ascending order, the
@@ -282,13 +286,16 @@ class SelfCollision {
   // The contacts' pairs at positions p into m_pairs (pair_reuse.h): a full search within the
   // radius plus the skin into m_kept when the last one is used up, then each vertex's row from
   // its kept pairs or, where its neighbourhood has moved too much since that search, from a query
-  // of its own. Either way the rows are those a full search would find. Returns the number of
-  // pairs.
+  // of its own. Either way the rows are those a full search would find. When every group's
+  // displacements lie within a cube around vertex 0's too small for any query (reach_from), the
+  // groups are neither bounded nor hashed. Returns the number of pairs.
   std::uint32_t gather_pairs(const glm::vec3* p, const float* w) {
-    const float group_radius = bound_groups(p);
     const float radius = m_view.radius, skin = kReuseSkin * m_view.thickness;
     std::uint32_t* fresh = m_fresh.data();
+    float group_radius = 0.0f;
+    m_hashed = true;
     if (m_refresh) {
+      group_radius = bound_groups(p);
       m_view.radius = radius + skin;
       build_grid(group_radius, m_view.radius);
       m_kept.gather(m_exec, query(p, w, group_radius));
@@ -303,33 +310,43 @@ class SelfCollision {
       m_spent = 0.0f;
       m_since = 0;
     } else {
-      build_grid(group_radius, radius);
       const glm::vec3* base = m_base.data();
       const std::uint32_t* owned = m_owned.data();
       const std::uint32_t* e1 = m_edge_v1.data();
       kernels::MotionBox* motion = m_motion.data();
+      float* reach = m_motion_reach.data();
       m_exec.for_each(0, m_vertices, [=] DRAPE_HD(std::uint32_t v) {
         motion[v] = kernels::group_motion(p, base, v, owned[v], owned[v + 1], e1);
+        reach[v] = kernels::reach_from(motion[v], p[0] - base[0]);
       });
-      const kernels::HashGridView grid = m_grid.view();
-      kernels::MotionBox* run_motion = m_run_motion.data();
-      // Each run from its first entry: the table has eight buckets per entry.
-      const std::uint32_t entries = m_vertices;
-      m_exec.for_each(0, entries, [=] DRAPE_HD(std::uint32_t k) {
-        if (k > 0 && grid.keys[k - 1] == grid.keys[k]) return;
-        kernels::MotionBox box;
-        for (std::uint32_t i = k; i < entries && grid.keys[i] == grid.keys[k]; ++i) {
-          box.add(motion[grid.items[i]]);
-        }
-        run_motion[k] = box;
-      });
-      const glm::vec4* groups = m_groups.data();
       const float limit = kReuseSlack * skin;
-      m_exec.for_each(0, m_vertices, [=] DRAPE_HD(std::uint32_t v) {
-        fresh[v] =
-            kernels::needs_query(grid, groups[v], radius, group_radius, run_motion, limit) ? 1 : 0;
-      });
-      const std::uint32_t queries = m_exec.select(fresh, m_vertices, m_fresh_ids.data());
+      std::uint32_t queries = 0;
+      if (kernels::kCubeDiagonal * m_exec.max_value(reach, m_vertices) < limit) {
+        m_exec.for_each(0, m_vertices, [=] DRAPE_HD(std::uint32_t v) { fresh[v] = 0; });
+        m_hashed = false;
+      } else {
+        group_radius = bound_groups(p);
+        build_grid(group_radius, radius);
+        const kernels::HashGridView grid = m_grid.view();
+        kernels::MotionBox* run_motion = m_run_motion.data();
+        // Each run from its first entry: the table has eight buckets per entry.
+        const std::uint32_t entries = m_vertices;
+        m_exec.for_each(0, entries, [=] DRAPE_HD(std::uint32_t k) {
+          if (k > 0 && grid.keys[k - 1] == grid.keys[k]) return;
+          kernels::MotionBox box;
+          for (std::uint32_t i = k; i < entries && grid.keys[i] == grid.keys[k]; ++i) {
+            box.add(motion[grid.items[i]]);
+          }
+          run_motion[k] = box;
+        });
+        const glm::vec4* groups = m_groups.data();
+        m_exec.for_each(0, m_vertices, [=] DRAPE_HD(std::uint32_t v) {
+          fresh[v] = kernels::needs_query(grid, groups[v], radius, group_radius, run_motion, limit)
+                         ? 1
+                         : 0;
+        });
+        queries = m_exec.select(fresh, m_vertices, m_fresh_ids.data());
+      }
       // Searching in full again pays once this search's share of queries exceeds the mean cost per
       // search since the last full one, counting that one as kRefreshCost. It is also tried when
       // most vertices query kRetryAfter or more searches after it (a cloth that moved and has
@@ -528,8 +545,9 @@ class SelfCollision {
   CandidateRows<Exec, std::uint64_t> m_kept;
   Buffer<glm::vec3> m_base;
   Buffer<kernels::MotionBox> m_motion, m_run_motion;
+  Buffer<float> m_motion_reach;  // each group's kernels::reach_from vertex 0's displacement
   Buffer<std::uint32_t> m_fresh, m_fresh_ids;
-  bool m_refresh = true;
+  bool m_refresh = true, m_hashed = true;
   float m_spent = 0.0f;  // the shares of vertices that queried, summed since the last full search
   std::uint32_t m_since = 0, m_last_queries = 0;
   std::uint32_t m_count = 0;

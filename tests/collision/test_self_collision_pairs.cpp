@@ -15,6 +15,7 @@
 #include "collision/self_intersection.h"
 #include "drape/error.h"
 #include "kernels/geometry.h"
+#include "kernels/pair_reuse.h"
 #include "model/cloth.h"
 #include "model/primitives.h"
 #include "solver/exec_cpu.h"
@@ -235,7 +236,8 @@ TEST(SelfCollisionHash, AVertexWithTooManyEdgesIsAnInputError) {
 
 // Pair reuse (kernels/pair_reuse.h): as a fold moves, every rebuild's contact rows are the rows a
 // full search finds at the same positions, whether its vertices reuse their kept pairs (a rigid
-// motion: none queries), query again (one layer sliding onto the other) or search in full.
+// motion: none queries, and no grid is built), query again (one layer sliding onto the other) or
+// search in full.
 TEST(SelfCollisionReuse, RowsMatchAFullSearchAsTheFoldMoves) {
   const ClothModel cloth = build_cloth(testing::grid_scene(40, 0.4, {0, 0, 0}));
   const auto n = static_cast<std::uint32_t>(cloth.mesh.positions.size());
@@ -258,6 +260,7 @@ TEST(SelfCollisionReuse, RowsMatchAFullSearchAsTheFoldMoves) {
   exec::CpuExec::Buffer<vec3> x, p, v;
   v.upload(std::vector<vec3>(n, vec3(0.0f)));
   std::vector<std::uint32_t> queries, pairs;
+  std::vector<bool> hashed;
   const auto rebuild = [&](const std::vector<vec3>& now) {
     x.upload(now);
     p.upload(now);
@@ -268,6 +271,7 @@ TEST(SelfCollisionReuse, RowsMatchAFullSearchAsTheFoldMoves) {
     const auto expected = rows.download();
     EXPECT_EQ(reused.contact_rows().download(), expected) << "rebuild " << queries.size();
     queries.push_back(reused.last_queries());
+    hashed.push_back(reused.last_hashed());
     pairs.push_back(static_cast<std::uint32_t>(expected.size()));
   };
   rebuild(fold(0.006f, 0.0f, vec3(0.0f)));
@@ -278,12 +282,39 @@ TEST(SelfCollisionReuse, RowsMatchAFullSearchAsTheFoldMoves) {
   }
   EXPECT_EQ(queries[0], n) << "the first rebuild searches in full";
   EXPECT_EQ(queries[1], 0u) << "a rigid motion keeps every row";
+  EXPECT_FALSE(hashed[1]) << "a translation of the whole cloth needs no grid";
+  EXPECT_TRUE(std::all_of(hashed.begin() + 2, hashed.end(), [](bool h) { return h; }))
+      << "a sliding layer does";
   EXPECT_TRUE(std::any_of(queries.begin() + 2, queries.end(), [&](std::uint32_t q) {
     return q > 0 && q < n;
   })) << "some vertices query again, not all";
   EXPECT_TRUE(std::count(queries.begin() + 2, queries.end(), n) > 0)
       << "the reuse runs out and a full search follows";
   EXPECT_GT(pairs.back(), 4 * pairs.front()) << "the layers come within the radius";
+}
+
+// The whole-cloth test of pair reuse: a box's reach from an origin, by hand, and no union of
+// boxes spans more than 2 sqrt(3) times their largest reach from any common origin.
+TEST(SelfCollisionReuse, ReachFromAnOriginBoundsEverySpread) {
+  kernels::MotionBox box;
+  box.add(vec3(-1.0f, 0.0f, 2.0f));
+  box.add(vec3(1.0f, 3.0f, 2.0f));
+  EXPECT_FLOAT_EQ(kernels::reach_from(box, vec3(0.0f, 1.0f, 2.0f)), 2.0f);
+  EXPECT_FLOAT_EQ(kernels::reach_from(box, vec3(5.0f, 1.0f, 2.0f)), 6.0f);
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  for (int trial = 0; trial < 200; ++trial) {
+    const vec3 origin(u(rng), u(rng), u(rng));
+    kernels::MotionBox all;
+    float most = 0.0f;
+    for (int b = 0; b < 4; ++b) {
+      kernels::MotionBox one;
+      for (int k = 0; k < 3; ++k) one.add(origin + 0.1f * vec3(u(rng), u(rng), u(rng)));
+      most = std::max(most, kernels::reach_from(one, origin));
+      all.add(one);
+    }
+    EXPECT_FALSE(all.spread_reaches(kernels::kCubeDiagonal * most * 1.0001f)) << trial;
+  }
 }
 
 // Contact passes after the first of a rebuild skip the contacts whose vertices have not moved
