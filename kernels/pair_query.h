@@ -39,6 +39,15 @@ struct PairQuery {
   // Writes up to `capacity` pairs of v into `row`, in ascending order; returns how many it found.
   DRAPE_HD std::uint32_t operator()(std::uint32_t v, std::uint64_t* row,
                                     std::uint32_t capacity) const {
+    return search(v, row, capacity, [](const std::uint32_t*, std::uint32_t) { return true; });
+  }
+
+  // The same, except that when the groups met fit in one batch, `visit_them(met, m)` (the groups,
+  // in no order) first decides whether they are visited at all: when it says no, the row is left
+  // empty and 0 returned.
+  template <class Visit>
+  DRAPE_HD std::uint32_t search(std::uint32_t v, std::uint64_t* row, std::uint32_t capacity,
+                                Visit visit_them) const {
     Query q{v,
             p[v],
             groups[v],
@@ -73,6 +82,7 @@ struct PairQuery {
           }
         },
         v);
+    if (!batched && !visit_them(static_cast<const std::uint32_t*>(met), m)) return 0;
     flush();
     if (batched && q.n <= capacity) sort_row(row, q.n);
     return q.n;

@@ -74,19 +74,41 @@ DRAPE_HD inline bool needs_query(const HashGridView& grid, const glm::vec4& grou
   return box.spread_reaches(limit);
 }
 
-// The rows of the next contacts: a vertex marked `fresh` runs `query`; any other tests its kept
-// pairs exactly at the query's radius, in their (ascending) order.
+// The rows of the next contacts: a vertex marked `fresh` (its buckets failed needs_query) runs
+// `query`, unless its own group's displacements and those of each group it meets there (those
+// above it whose spheres come within the radius of its own: any pair of its row is with one of
+// them) span less than `limit`, group by group; any other vertex, and such a one, tests its kept
+// pairs exactly at the query's radius, in their (ascending) order. Such a vertex's `fresh` is
+// cleared (running the rows again gives the same), so that afterwards it marks the vertices that
+// visited the groups they met.
 template <class Query>
 struct ReuseRows {
   Query query;
   PairRows<std::uint64_t> kept;
-  const std::uint32_t* fresh;
+  std::uint32_t* fresh;
   const std::uint32_t* owned_edges;
   const std::uint32_t* owned_triangles;
+  const MotionBox* motion;  // each group's displacements since the full search
+  float limit;
 
   DRAPE_HD std::uint32_t operator()(std::uint32_t v, std::uint64_t* row,
                                     std::uint32_t capacity) const {
-    if (fresh[v] != 0) return query(v, row, capacity);
+    if (fresh[v] != 0) {
+      bool visited = true;
+      const std::uint32_t n =
+          query.search(v, row, capacity, [&](const std::uint32_t* met, std::uint32_t m) {
+            bool moved = false;
+            for (std::uint32_t i = 0; i < m && !moved; ++i) {
+              MotionBox box = motion[v];
+              box.add(motion[met[i]]);
+              moved = box.spread_reaches(limit);
+            }
+            visited = moved;
+            return moved;
+          });
+      if (visited) return n;
+      fresh[v] = 0;
+    }
     const std::uint64_t* in = kept.row(v);
     std::uint32_t n = 0;
     for (std::uint32_t i = 0; i < kept.counts[v]; ++i) {

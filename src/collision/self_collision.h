@@ -40,6 +40,10 @@ constexpr float kReuseSkin = 0.25f;
 constexpr float kReuseSlack = 0.95f;
 constexpr float kRefreshCost = 1.5f;
 constexpr std::uint32_t kRetryAfter = 8;
+// What a vertex costs whose query met only groups that moved with it (it then tests its kept
+// pairs), in queries that visit the groups they meet: scanning the grid took about 30% of a
+// query's perf samples on the 256² fold, and the motion test reads a box per group met.
+constexpr float kScanCost = 0.35f;
 // Contact-only passes after the last iteration of a substep.
 constexpr int kSettlePasses = 4;
 // Later passes skip contacts (project) only after a rebuild that found at least this many contacts
@@ -190,6 +194,9 @@ class SelfCollision {
   // of them after a full search; the others tested their kept pairs).
   const CandidateRows<Exec, std::uint64_t>& contact_rows() const { return m_pairs; }
   std::uint32_t last_queries() const { return m_last_queries; }
+  // Of those, how many visited the groups they met (the others met only groups that moved with
+  // them, and tested their kept pairs: kernels::ReuseRows).
+  std::uint32_t last_visits() const { return m_last_visits; }
   // Whether the last rebuild bounded and hashed the groups: not when the whole cloth moved as one
   // piece since the last full search (gather_pairs).
   bool last_hashed() const { return m_hashed; }
@@ -294,6 +301,8 @@ class SelfCollision {
     std::uint32_t* fresh = m_fresh.data();
     float group_radius = 0.0f;
     m_hashed = true;
+    const bool refreshed = m_refresh;
+    std::uint32_t queries = 0;
     if (m_refresh) {
       group_radius = bound_groups(p);
       m_view.radius = radius + skin;
@@ -306,7 +315,7 @@ class SelfCollision {
         fresh[v] = 0;
       });
       m_refresh = false;
-      m_last_queries = m_vertices;
+      m_last_queries = m_last_visits = m_vertices;
       m_spent = 0.0f;
       m_since = 0;
     } else {
@@ -320,7 +329,6 @@ class SelfCollision {
         reach[v] = kernels::reach_from(motion[v], p[0] - base[0]);
       });
       const float limit = kReuseSlack * skin;
-      std::uint32_t queries = 0;
       if (kernels::kCubeDiagonal * m_exec.max_value(reach, m_vertices) < limit) {
         m_exec.for_each(0, m_vertices, [=] DRAPE_HD(std::uint32_t v) { fresh[v] = 0; });
         m_hashed = false;
@@ -347,20 +355,30 @@ class SelfCollision {
         });
         queries = m_exec.select(fresh, m_vertices, m_fresh_ids.data());
       }
-      // Searching in full again pays once this search's share of queries exceeds the mean cost per
-      // search since the last full one, counting that one as kRefreshCost. It is also tried when
-      // most vertices query kRetryAfter or more searches after it (a cloth that moved and has
-      // since settled keeps querying against its old base): at most 1/16 more per search.
+    }
+    const std::uint32_t pairs =
+        m_pairs.gather(m_exec, kernels::ReuseRows<kernels::PairQuery>{
+                                   query(p, w, group_radius), m_kept.pairs(), fresh, m_owned.data(),
+                                   m_owned_triangles.data(), m_motion.data(), kReuseSlack * skin});
+    if (!refreshed) {
+      // Searching in full again pays once this search's share of the cost of queries exceeds the
+      // mean per search since the last full one, counting that one as kRefreshCost. It is also
+      // tried when most vertices query kRetryAfter or more searches after it (a cloth that moved
+      // and has since settled keeps querying against its old base): at most 1/16 more per search.
+      const std::uint32_t visits =
+          queries > 0 ? m_exec.select(fresh, m_vertices, m_fresh_ids.data()) : 0;
       m_last_queries = queries;
-      const float share = static_cast<float>(queries) / static_cast<float>(m_vertices);
+      m_last_visits = visits;
+      const float share =
+          (static_cast<float>(visits) + kScanCost * static_cast<float>(queries - visits)) /
+          static_cast<float>(m_vertices);
       m_spent += share;
       ++m_since;
       m_refresh = share * static_cast<float>(m_since) > kRefreshCost + m_spent ||
-                  (m_since >= kRetryAfter && share > 0.5f);
+                  (m_since >= kRetryAfter &&
+                   static_cast<float>(queries) > 0.5f * static_cast<float>(m_vertices));
     }
-    return m_pairs.gather(m_exec, kernels::ReuseRows<kernels::PairQuery>{
-                                      query(p, w, group_radius), m_kept.pairs(), fresh,
-                                      m_owned.data(), m_owned_triangles.data()});
+    return pairs;
   }
 
   // Finds the contacts at the current positions p (sides from the start positions x).
@@ -548,8 +566,8 @@ class SelfCollision {
   Buffer<float> m_motion_reach;  // each group's kernels::reach_from vertex 0's displacement
   Buffer<std::uint32_t> m_fresh, m_fresh_ids;
   bool m_refresh = true, m_hashed = true;
-  float m_spent = 0.0f;  // the shares of vertices that queried, summed since the last full search
-  std::uint32_t m_since = 0, m_last_queries = 0;
+  float m_spent = 0.0f;  // the searches' shares of the cost of queries since the last full one
+  std::uint32_t m_since = 0, m_last_queries = 0, m_last_visits = 0;
   std::uint32_t m_count = 0;
   std::uint64_t m_contacts_found = 0;
   Buffer<kernels::Contact> m_contacts;

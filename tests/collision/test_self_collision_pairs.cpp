@@ -6,6 +6,7 @@
 #include <cmath>
 #include <random>
 #include <set>
+#include <utility>
 
 #include <glm/geometric.hpp>
 
@@ -259,7 +260,7 @@ TEST(SelfCollisionReuse, RowsMatchAFullSearchAsTheFoldMoves) {
   SelfCollision<exec::CpuExec> full(cloth, params, w.data(), exec);
   exec::CpuExec::Buffer<vec3> x, p, v;
   v.upload(std::vector<vec3>(n, vec3(0.0f)));
-  std::vector<std::uint32_t> queries, pairs;
+  std::vector<std::uint32_t> queries, visits, pairs;
   std::vector<bool> hashed;
   const auto rebuild = [&](const std::vector<vec3>& now) {
     x.upload(now);
@@ -271,6 +272,7 @@ TEST(SelfCollisionReuse, RowsMatchAFullSearchAsTheFoldMoves) {
     const auto expected = rows.download();
     EXPECT_EQ(reused.contact_rows().download(), expected) << "rebuild " << queries.size();
     queries.push_back(reused.last_queries());
+    visits.push_back(reused.last_visits());
     hashed.push_back(reused.last_hashed());
     pairs.push_back(static_cast<std::uint32_t>(expected.size()));
   };
@@ -288,6 +290,12 @@ TEST(SelfCollisionReuse, RowsMatchAFullSearchAsTheFoldMoves) {
   EXPECT_TRUE(std::any_of(queries.begin() + 2, queries.end(), [&](std::uint32_t q) {
     return q > 0 && q < n;
   })) << "some vertices query again, not all";
+  bool scanned_only = false;
+  for (std::size_t i = 0; i < queries.size(); ++i) {
+    EXPECT_LE(visits[i], queries[i]) << "rebuild " << i;
+    scanned_only = scanned_only || visits[i] < queries[i];
+  }
+  EXPECT_TRUE(scanned_only) << "some querying vertex meets only groups that moved with it";
   EXPECT_TRUE(std::count(queries.begin() + 2, queries.end(), n) > 0)
       << "the reuse runs out and a full search follows";
   EXPECT_GT(pairs.back(), 4 * pairs.front()) << "the layers come within the radius";
@@ -315,6 +323,69 @@ TEST(SelfCollisionReuse, ReachFromAnOriginBoundsEverySpread) {
     }
     EXPECT_FALSE(all.spread_reaches(kernels::kCubeDiagonal * most * 1.0001f)) << trial;
   }
+}
+
+// A query that meets a fixed set of groups and, when told to visit them, writes one marker pair:
+// enough to see which way ReuseRows builds a row.
+struct MarkerQuery {
+  std::vector<std::uint32_t> met;
+  const vec3* p = nullptr;
+  const float* w = nullptr;
+  kernels::SelfView sv;
+  int* searches;
+
+  template <class Visit>
+  std::uint32_t search(std::uint32_t, std::uint64_t* row, std::uint32_t capacity,
+                       Visit visit_them) const {
+    ++*searches;
+    if (!visit_them(met.data(), static_cast<std::uint32_t>(met.size()))) return 0;
+    if (capacity > 0) row[0] = 42;
+    return 1;
+  }
+};
+
+// A vertex whose buckets moved (fresh) still takes its kept pairs (here none) when its group and
+// each group it meets moved less than the limit apart, pair by pair: two groups that moved apart
+// from each other but each with the vertex do not make it visit. One that left it does.
+TEST(SelfCollisionReuse, AFreshVertexVisitsOnlyWhenAGroupItMeetsMovedAgainstIt) {
+  const float limit = 1.0f;
+  const auto box = [](const vec3& a) {
+    kernels::MotionBox b;
+    b.add(a);
+    return b;
+  };
+  // Group 0 is the vertex; 1 and 2 moved 0.6 either way along x (1.2 apart), 3 moved 1.1.
+  const std::vector<kernels::MotionBox> motion{box(vec3(0.0f)), box(vec3(0.6f, 0.0f, 0.0f)),
+                                               box(vec3(-0.6f, 0.0f, 0.0f)),
+                                               box(vec3(1.1f, 0.0f, 0.0f))};
+  const std::vector<std::uint32_t> counts(4, 0);
+  std::vector<std::uint64_t> rows(4);
+  int searches = 0;
+  // The row's first pair (0 for an empty row) and whether vertex 0 is still marked fresh after.
+  const auto row_of = [&](std::vector<std::uint32_t> met, std::uint32_t fresh) {
+    std::vector<std::uint32_t> flags(4, fresh);
+    const kernels::ReuseRows<MarkerQuery> reuse{
+        MarkerQuery{std::move(met), nullptr, nullptr, {}, &searches},
+        {rows.data(), counts.data(), 1},
+        flags.data(),
+        nullptr,
+        nullptr,
+        motion.data(),
+        limit};
+    std::uint64_t row[4] = {0, 0, 0, 0};
+    const std::uint32_t n = reuse(0, row, 4);
+    return std::pair(n == 0 ? std::uint64_t{0} : row[0], flags[0] != 0);
+  };
+  EXPECT_EQ(row_of({1, 2}, 1), std::pair(std::uint64_t{0}, false))
+      << "each met group within the limit of the vertex: kept pairs, no longer marked";
+  EXPECT_EQ(searches, 1);
+  EXPECT_EQ(row_of({1, 3}, 1), std::pair(std::uint64_t{42}, true))
+      << "group 3 moved 1.1 against the vertex: a visit, still marked";
+  EXPECT_EQ(row_of({}, 1), std::pair(std::uint64_t{0}, false)) << "nothing met: kept pairs";
+  EXPECT_EQ(searches, 3);
+  EXPECT_EQ(row_of({3}, 0), std::pair(std::uint64_t{0}, false))
+      << "a vertex that is not fresh never searches";
+  EXPECT_EQ(searches, 3);
 }
 
 // Contact passes after the first of a rebuild skip the contacts whose vertices have not moved
