@@ -96,23 +96,30 @@ DRAPE_HD void for_each_bucket_near(const HashGridView& g, const glm::vec4& q, fl
   }
 }
 
+// Calls f(item, sphere) for every item of the bucket run `run` whose bounding sphere comes within
+// `reach` of the sphere `q`. With `after` given, only items above it: a bucket's items are in
+// ascending id order (the sort is stable), so they are read from the top down until `after`.
+template <class F>
+DRAPE_HD void for_each_in_run(const HashGridView& g, const glm::uvec2& run, const glm::vec4& q,
+                              float reach, F f, std::uint32_t after = kNone) {
+  const glm::vec3 centre(q.x, q.y, q.z);
+  for (std::uint32_t k = run.y; k-- > run.x;) {
+    if (after != kNone && g.items[k] <= after) break;
+    const glm::vec4 sphere = g.spheres[k];
+    const glm::vec3 d = glm::vec3(sphere.x, sphere.y, sphere.z) - centre;
+    const float limit = sphere.w + q.w + reach;
+    if (glm::dot(d, d) < limit * limit) f(g.items[k], sphere);
+  }
+}
+
 // Calls f(item, sphere) for every item whose bounding sphere comes within `reach` of the sphere
 // `q` (the buckets of for_each_bucket_near; the sphere test decides, so each item within reach is
-// reported exactly once). With `after` given, only items above it are reported: a bucket's items
-// are in ascending id order (the sort is stable), so they are read from the top down until `after`.
+// reported exactly once), above `after` when it is given (for_each_in_run).
 template <class F>
 DRAPE_HD void for_each_near(const HashGridView& g, const glm::vec4& q, float reach,
                             float item_radius, F f, std::uint32_t after = kNone) {
-  const glm::vec3 centre(q.x, q.y, q.z);
-  for_each_bucket_near(g, q, reach, item_radius, [&](const glm::uvec2& run) {
-    for (std::uint32_t k = run.y; k-- > run.x;) {
-      if (after != kNone && g.items[k] <= after) break;
-      const glm::vec4 sphere = g.spheres[k];
-      const glm::vec3 d = glm::vec3(sphere.x, sphere.y, sphere.z) - centre;
-      const float limit = sphere.w + q.w + reach;
-      if (glm::dot(d, d) < limit * limit) f(g.items[k], sphere);
-    }
-  });
+  for_each_bucket_near(g, q, reach, item_radius,
+                       [&](const glm::uvec2& run) { for_each_in_run(g, run, q, reach, f, after); });
 }
 
 }  // namespace drape::kernels

@@ -39,15 +39,23 @@ struct PairQuery {
   // Writes up to `capacity` pairs of v into `row`, in ascending order; returns how many it found.
   DRAPE_HD std::uint32_t operator()(std::uint32_t v, std::uint64_t* row,
                                     std::uint32_t capacity) const {
-    return search(v, row, capacity, [](const std::uint32_t*, std::uint32_t) { return true; });
+    return search(v, row, capacity, SpareNone{});
   }
 
-  // The same, except that when the groups met fit in one batch, `visit_them(met, m)` (the groups,
-  // in no order) first decides whether they are visited at all: when it says no, the row is left
-  // empty and 0 returned.
-  template <class Visit>
+  // Which groups a search need not visit (none here; kernels::ReuseRows spares some).
+  struct SpareNone {
+    DRAPE_HD bool spares() const { return false; }
+    DRAPE_HD bool bucket(const glm::uvec2&) const { return false; }
+    DRAPE_HD bool group(std::uint32_t) const { return false; }
+  };
+
+  // The same, except that where `spare.spares()` v may need no visit at all: the buckets whose
+  // groups all need none (`spare.bucket(run)`) are scanned last, and when every group met in the
+  // others needs none either (`spare.group(u)`, the groups fitting in one batch), the search stops
+  // there, leaves the row empty and returns kNone.
+  template <class Spare>
   DRAPE_HD std::uint32_t search(std::uint32_t v, std::uint64_t* row, std::uint32_t capacity,
-                                Visit visit_them) const {
+                                const Spare& spare) const {
     Query q{v,
             p[v],
             groups[v],
@@ -72,17 +80,35 @@ struct PairQuery {
       for (std::uint32_t i = 0; i < m; ++i) visit(q, met[i], walk);
       m = 0;
     };
-    for_each_near(
-        grid, q.gv, sv.radius, group_radius,
-        [&](std::uint32_t u, const glm::vec4&) {
-          met[m++] = u;
-          if (m == kMetBatch) {
-            flush();
-            batched = true;
-          }
-        },
-        v);
-    if (!batched && !visit_them(static_cast<const std::uint32_t*>(met), m)) return 0;
+    glm::uvec2 runs[27];
+    bool spared[27];
+    int buckets = 0;
+    for_each_bucket_near(grid, q.gv, sv.radius, group_radius, [&](const glm::uvec2& run) {
+      spared[buckets] = spare.spares() && spare.bucket(run);
+      runs[buckets++] = run;
+    });
+    const auto scan = [&](bool which) {
+      for (int b = 0; b < buckets; ++b) {
+        if (spared[b] != which) continue;
+        for_each_in_run(
+            grid, runs[b], q.gv, sv.radius,
+            [&](std::uint32_t u, const glm::vec4&) {
+              met[m++] = u;
+              if (m == kMetBatch) {
+                flush();
+                batched = true;
+              }
+            },
+            v);
+      }
+    };
+    scan(false);
+    if (spare.spares() && !batched) {
+      bool all = true;
+      for (std::uint32_t i = 0; i < m && all; ++i) all = spare.group(met[i]);
+      if (all) return kNone;
+    }
+    scan(true);
     flush();
     if (batched && q.n <= capacity) sort_row(row, q.n);
     return q.n;

@@ -77,10 +77,11 @@ DRAPE_HD inline bool needs_query(const HashGridView& grid, const glm::vec4& grou
 // The rows of the next contacts: a vertex marked `fresh` (its buckets failed needs_query) runs
 // `query`, unless its own group's displacements and those of each group it meets there (those
 // above it whose spheres come within the radius of its own: any pair of its row is with one of
-// them) span less than `limit`, group by group; any other vertex, and such a one, tests its kept
-// pairs exactly at the query's radius, in their (ascending) order. Such a vertex's `fresh` is
-// cleared (running the rows again gives the same), so that afterwards it marks the vertices that
-// visited the groups they met.
+// them) span less than `limit`, group by group: whole buckets pass at once where the box of their
+// displacements does (`run_motion`), and only the others are scanned. Any other vertex, and such a
+// one, tests its kept pairs exactly at the query's radius, in their (ascending) order. Such a
+// vertex's `fresh` is cleared (running the rows again gives the same), so that afterwards it marks
+// the vertices that visited the groups they met.
 template <class Query>
 struct ReuseRows {
   Query query;
@@ -88,25 +89,33 @@ struct ReuseRows {
   std::uint32_t* fresh;
   const std::uint32_t* owned_edges;
   const std::uint32_t* owned_triangles;
-  const MotionBox* motion;  // each group's displacements since the full search
+  const MotionBox* motion;      // each group's displacements since the full search
+  const MotionBox* run_motion;  // each bucket's, at its run's first entry
   float limit;
+
+  // The groups a fresh vertex need not visit: those that moved with it.
+  struct Spare {
+    MotionBox own;
+    const MotionBox* motion;
+    const MotionBox* run_motion;
+    float limit;
+
+    DRAPE_HD bool spares() const { return true; }
+    DRAPE_HD bool with(const MotionBox& other) const {
+      MotionBox both = own;
+      both.add(other);
+      return !both.spread_reaches(limit);
+    }
+    DRAPE_HD bool bucket(const glm::uvec2& run) const { return with(run_motion[run.x]); }
+    DRAPE_HD bool group(std::uint32_t u) const { return with(motion[u]); }
+  };
 
   DRAPE_HD std::uint32_t operator()(std::uint32_t v, std::uint64_t* row,
                                     std::uint32_t capacity) const {
     if (fresh[v] != 0) {
-      bool visited = true;
       const std::uint32_t n =
-          query.search(v, row, capacity, [&](const std::uint32_t* met, std::uint32_t m) {
-            bool moved = false;
-            for (std::uint32_t i = 0; i < m && !moved; ++i) {
-              MotionBox box = motion[v];
-              box.add(motion[met[i]]);
-              moved = box.spread_reaches(limit);
-            }
-            visited = moved;
-            return moved;
-          });
-      if (visited) return n;
+          query.search(v, row, capacity, Spare{motion[v], motion, run_motion, limit});
+      if (n != kNone) return n;
       fresh[v] = 0;
     }
     const std::uint64_t* in = kept.row(v);

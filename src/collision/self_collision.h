@@ -359,7 +359,8 @@ class SelfCollision {
     const std::uint32_t pairs =
         m_pairs.gather(m_exec, kernels::ReuseRows<kernels::PairQuery>{
                                    query(p, w, group_radius), m_kept.pairs(), fresh, m_owned.data(),
-                                   m_owned_triangles.data(), m_motion.data(), kReuseSlack * skin});
+                                   m_owned_triangles.data(), m_motion.data(), m_run_motion.data(),
+                                   kReuseSlack * skin});
     if (!refreshed) {
       // Searching in full again pays once this search's share of the cost of queries exceeds the
       // mean per search since the last full one, counting that one as kRefreshCost. It is also

@@ -325,20 +325,28 @@ TEST(SelfCollisionReuse, ReachFromAnOriginBoundsEverySpread) {
   }
 }
 
-// A query that meets a fixed set of groups and, when told to visit them, writes one marker pair:
-// enough to see which way ReuseRows builds a row.
+// A query over fixed buckets (bucket b is the run {b, b + 1}) holding fixed groups, that writes one
+// marker pair when it visits: enough to see which way ReuseRows builds a row, and which groups
+// it tested one by one.
 struct MarkerQuery {
-  std::vector<std::uint32_t> met;
+  std::vector<std::vector<std::uint32_t>> buckets;
   const vec3* p = nullptr;
   const float* w = nullptr;
   kernels::SelfView sv;
-  int* searches;
+  std::vector<std::uint32_t>* tested;
 
-  template <class Visit>
+  template <class Spare>
   std::uint32_t search(std::uint32_t, std::uint64_t* row, std::uint32_t capacity,
-                       Visit visit_them) const {
-    ++*searches;
-    if (!visit_them(met.data(), static_cast<std::uint32_t>(met.size()))) return 0;
+                       const Spare& spare) const {
+    bool all = true;
+    for (std::uint32_t b = 0; b < buckets.size(); ++b) {
+      if (spare.bucket(glm::uvec2(b, b + 1))) continue;
+      for (const std::uint32_t u : buckets[b]) {
+        tested->push_back(u);
+        all = all && spare.group(u);
+      }
+    }
+    if (all) return kernels::kNone;
     if (capacity > 0) row[0] = 42;
     return 1;
   }
@@ -346,46 +354,51 @@ struct MarkerQuery {
 
 // A vertex whose buckets moved (fresh) still takes its kept pairs (here none) when its group and
 // each group it meets moved less than the limit apart, pair by pair: two groups that moved apart
-// from each other but each with the vertex do not make it visit. One that left it does.
+// from each other but each with the vertex do not make it visit, and a bucket whose box moved with
+// it is not looked into. One group that left it does.
 TEST(SelfCollisionReuse, AFreshVertexVisitsOnlyWhenAGroupItMeetsMovedAgainstIt) {
-  const float limit = 1.0f;
-  const auto box = [](const vec3& a) {
+  const auto box = [](std::vector<vec3> at) {
     kernels::MotionBox b;
-    b.add(a);
+    for (const vec3& a : at) b.add(a);
     return b;
   };
   // Group 0 is the vertex; 1 and 2 moved 0.6 either way along x (1.2 apart), 3 moved 1.1.
-  const std::vector<kernels::MotionBox> motion{box(vec3(0.0f)), box(vec3(0.6f, 0.0f, 0.0f)),
-                                               box(vec3(-0.6f, 0.0f, 0.0f)),
-                                               box(vec3(1.1f, 0.0f, 0.0f))};
+  const std::vector<kernels::MotionBox> motion{box({vec3(0.0f)}), box({vec3(0.6f, 0.0f, 0.0f)}),
+                                               box({vec3(-0.6f, 0.0f, 0.0f)}),
+                                               box({vec3(1.1f, 0.0f, 0.0f)})};
+  // Buckets: {1, 2}, {3}, {1}.
+  const std::vector<kernels::MotionBox> run_motion{
+      box({vec3(0.6f, 0.0f, 0.0f), vec3(-0.6f, 0.0f, 0.0f)}), motion[3], motion[1]};
   const std::vector<std::uint32_t> counts(4, 0);
   std::vector<std::uint64_t> rows(4);
-  int searches = 0;
-  // The row's first pair (0 for an empty row) and whether vertex 0 is still marked fresh after.
-  const auto row_of = [&](std::vector<std::uint32_t> met, std::uint32_t fresh) {
+  std::vector<std::uint32_t> tested;
+  // The row's first pair (0 for an empty row), and whether vertex 0 is still marked fresh after.
+  const auto row_of = [&](std::vector<std::vector<std::uint32_t>> buckets, std::uint32_t fresh) {
     std::vector<std::uint32_t> flags(4, fresh);
     const kernels::ReuseRows<MarkerQuery> reuse{
-        MarkerQuery{std::move(met), nullptr, nullptr, {}, &searches},
+        MarkerQuery{std::move(buckets), nullptr, nullptr, {}, &tested},
         {rows.data(), counts.data(), 1},
         flags.data(),
         nullptr,
         nullptr,
         motion.data(),
-        limit};
+        run_motion.data(),
+        1.0f};
     std::uint64_t row[4] = {0, 0, 0, 0};
     const std::uint32_t n = reuse(0, row, 4);
     return std::pair(n == 0 ? std::uint64_t{0} : row[0], flags[0] != 0);
   };
-  EXPECT_EQ(row_of({1, 2}, 1), std::pair(std::uint64_t{0}, false))
-      << "each met group within the limit of the vertex: kept pairs, no longer marked";
-  EXPECT_EQ(searches, 1);
-  EXPECT_EQ(row_of({1, 3}, 1), std::pair(std::uint64_t{42}, true))
+  const auto kept = std::pair(std::uint64_t{0}, false);
+  tested.clear();
+  EXPECT_EQ(row_of({{1, 2}}, 1), kept) << "each group within the limit of the vertex: kept pairs";
+  EXPECT_EQ(tested, (std::vector<std::uint32_t>{1, 2})) << "its bucket spans 1.2: one by one";
+  EXPECT_EQ(row_of({{1, 2}, {3}}, 1), std::pair(std::uint64_t{42}, true))
       << "group 3 moved 1.1 against the vertex: a visit, still marked";
-  EXPECT_EQ(row_of({}, 1), std::pair(std::uint64_t{0}, false)) << "nothing met: kept pairs";
-  EXPECT_EQ(searches, 3);
-  EXPECT_EQ(row_of({3}, 0), std::pair(std::uint64_t{0}, false))
-      << "a vertex that is not fresh never searches";
-  EXPECT_EQ(searches, 3);
+  tested.clear();
+  EXPECT_EQ(row_of({{}, {}, {1}}, 1), kept) << "nothing met";
+  EXPECT_TRUE(tested.empty()) << "bucket {1} moved with the vertex: not looked into";
+  EXPECT_EQ(row_of({{1, 2}, {3}}, 0), kept) << "a vertex that is not fresh never searches";
+  EXPECT_TRUE(tested.empty());
 }
 
 // Contact passes after the first of a rebuild skip the contacts whose vertices have not moved
