@@ -97,8 +97,9 @@ DRAPE_HD void for_each_bucket_near(const HashGridView& g, const glm::vec4& q, fl
 }
 
 // Calls f(item, sphere) for every item of the bucket run `run` whose bounding sphere comes within
-// `reach` of the sphere `q`. With `after` given, only items above it: a bucket's items are in
-// ascending id order (the sort is stable), so they are read from the top down until `after`.
+// `reach` of the sphere `q`: over the runs for_each_bucket_near gives, each item within reach
+// once. With `after` given, only items above it: a bucket's items are in ascending id order (the
+// sort is stable), so they are read from the top down until `after`.
 template <class F>
 DRAPE_HD void for_each_in_run(const HashGridView& g, const glm::uvec2& run, const glm::vec4& q,
                               float reach, F f, std::uint32_t after = kNone) {
@@ -110,16 +111,6 @@ DRAPE_HD void for_each_in_run(const HashGridView& g, const glm::uvec2& run, cons
     const float limit = sphere.w + q.w + reach;
     if (glm::dot(d, d) < limit * limit) f(g.items[k], sphere);
   }
-}
-
-// Calls f(item, sphere) for every item whose bounding sphere comes within `reach` of the sphere
-// `q` (the buckets of for_each_bucket_near; the sphere test decides, so each item within reach is
-// reported exactly once), above `after` when it is given (for_each_in_run).
-template <class F>
-DRAPE_HD void for_each_near(const HashGridView& g, const glm::vec4& q, float reach,
-                            float item_radius, F f, std::uint32_t after = kNone) {
-  for_each_bucket_near(g, q, reach, item_radius,
-                       [&](const glm::uvec2& run) { for_each_in_run(g, run, q, reach, f, after); });
 }
 
 }  // namespace drape::kernels
