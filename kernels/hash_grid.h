@@ -96,20 +96,26 @@ DRAPE_HD void for_each_bucket_near(const HashGridView& g, const glm::vec4& q, fl
   }
 }
 
-// Calls f(item, sphere) for every item of the bucket run `run` whose bounding sphere comes within
-// `reach` of the sphere `q`: over the runs for_each_bucket_near gives, each item within reach
-// once. With `after` given, only items above it: a bucket's items are in ascending id order (the
-// sort is stable), so they are read from the top down until `after`.
-template <class F>
-DRAPE_HD void for_each_in_run(const HashGridView& g, const glm::uvec2& run, const glm::vec4& q,
-                              float reach, F f, std::uint32_t after = kNone) {
+// Appends to out[n], out[n + 1], ... every item of the bucket run `run` above `after` whose
+// bounding sphere comes within `reach` of the sphere `q`: over the runs for_each_bucket_near gives,
+// each item within reach once. A bucket's items are in ascending id order (the sort is stable), so
+// they are read from the top down until `after`. Whenever n reaches `capacity`, full() is called
+// and must empty out (set n to 0). Each entry is written and n advances only where it is near: no
+// branch on the sphere test, which most entries fail.
+template <class Full>
+DRAPE_HD void collect_in_run(const HashGridView& g, const glm::uvec2& run, const glm::vec4& q,
+                             float reach, std::uint32_t after, std::uint32_t* out,
+                             std::uint32_t& n, std::uint32_t capacity, Full full) {
   const glm::vec3 centre(q.x, q.y, q.z);
   for (std::uint32_t k = run.y; k-- > run.x;) {
-    if (after != kNone && g.items[k] <= after) break;
+    const std::uint32_t item = g.items[k];
+    if (item <= after) break;
     const glm::vec4 sphere = g.spheres[k];
     const glm::vec3 d = glm::vec3(sphere.x, sphere.y, sphere.z) - centre;
     const float limit = sphere.w + q.w + reach;
-    if (glm::dot(d, d) < limit * limit) f(g.items[k], sphere);
+    out[n] = item;
+    n += glm::dot(d, d) < limit * limit ? 1u : 0u;
+    if (n == capacity) full();
   }
 }
 

@@ -90,16 +90,10 @@ struct PairQuery {
     const auto scan = [&](bool which) {
       for (int b = 0; b < buckets; ++b) {
         if (spared[b] != which) continue;
-        for_each_in_run(
-            grid, runs[b], q.gv, sv.radius,
-            [&](std::uint32_t u, const glm::vec4&) {
-              met[m++] = u;
-              if (m == kMetBatch) {
-                flush();
-                batched = true;
-              }
-            },
-            v);
+        collect_in_run(grid, runs[b], q.gv, sv.radius, v, met, m, kMetBatch, [&] {
+          flush();
+          batched = true;
+        });
       }
     };
     scan(false);
