@@ -104,8 +104,8 @@ DRAPE_HD void for_each_bucket_near(const HashGridView& g, const glm::vec4& q, fl
 // branch on the sphere test, which most entries fail.
 template <class Full>
 DRAPE_HD void collect_in_run(const HashGridView& g, const glm::uvec2& run, const glm::vec4& q,
-                             float reach, std::uint32_t after, std::uint32_t* out,
-                             std::uint32_t& n, std::uint32_t capacity, Full full) {
+                             float reach, std::uint32_t after, std::uint32_t* out, std::uint32_t& n,
+                             std::uint32_t capacity, Full full) {
   const glm::vec3 centre(q.x, q.y, q.z);
   for (std::uint32_t k = run.y; k-- > run.x;) {
     const std::uint32_t item = g.items[k];

@@ -8,6 +8,11 @@
 // its kept pairs, and testing those exactly finds the same row a full query would. A vertex whose
 // neighbourhood has moved more (a fold sliding over itself, not a cloth falling or resting as one
 // piece) queries the grid again.
+//
+// The same bound spares most of those exact tests: a kept pair whose distance at the base exceeded
+// the radius by more than its two groups' displacements have spread since cannot be within the
+// radius now. A cloth at rest keeps many pairs just beyond the radius (a layer's own elements a
+// little farther apart than its rest pairs), and tests almost none of them.
 #pragma once
 
 #include <cstdint>
@@ -37,9 +42,11 @@ struct MotionBox {
     hi = glm::max(hi, b.hi);
   }
   // Whether any two displacements in the box differ by `limit` or more (an empty box: no).
-  DRAPE_HD bool spread_reaches(float limit) const {
+  DRAPE_HD bool spread_reaches(float limit) const { return spread_squared() >= limit * limit; }
+  // The square of the largest difference two displacements in the box can have (0 when empty).
+  DRAPE_HD float spread_squared() const {
     const glm::vec3 d = glm::max(hi - lo, glm::vec3(0.0f));
-    return glm::dot(d, d) >= limit * limit;
+    return glm::dot(d, d);
   }
 };
 
@@ -74,14 +81,30 @@ DRAPE_HD inline bool needs_query(const HashGridView& grid, const glm::vec4& grou
   return box.spread_reaches(limit);
 }
 
+// How far beyond `clear` (the radius and a margin for rounding) each pair of v's kept row lies at
+// positions p (the base), written to v's row of `gaps` (the kept rows' layout); negative within it.
+DRAPE_HD inline void kept_gaps(std::uint32_t v, const PairRows<std::uint64_t>& kept,
+                               const std::uint32_t* owned_edges,
+                               const std::uint32_t* owned_triangles, const glm::vec3* p,
+                               const SelfView& sv, float clear, float* gaps) {
+  const std::uint64_t* in = kept.row(v);
+  float* out = gaps + static_cast<std::size_t>(v) * kept.capacity;
+  for (std::uint32_t i = 0; i < kept.counts[v]; ++i) {
+    const PairIds ids = decode_pair(v, in[i], owned_edges, owned_triangles);
+    out[i] = sqrtf(pair_distance_squared(ids, p, sv)) - clear;
+  }
+}
+
 // The rows of the next contacts: a vertex marked `fresh` (its buckets failed needs_query) runs
 // `query`, unless its own group's displacements and those of each group it meets there (those
 // above it whose spheres come within the radius of its own: any pair of its row is with one of
 // them) span less than `limit`, group by group: whole buckets pass at once where the box of their
 // displacements does (`run_motion`), and only the others are scanned. Any other vertex, and such a
-// one, tests its kept pairs exactly at the query's radius, in their (ascending) order. Such a
-// vertex's `fresh` is cleared (running the rows again gives the same), so that afterwards it marks
-// the vertices that visited the groups they met.
+// one, tests its kept pairs exactly at the query's radius, in their (ascending) order, except those
+// whose gap at the base (`gaps`, kept_gaps) exceeds the spread of their two groups' displacements
+// since (`moved`: null at the base itself, where nothing moved). Such a vertex's `fresh` is cleared
+// (running the rows again gives the same), so that afterwards it marks the vertices that visited
+// the groups they met.
 template <class Query>
 struct ReuseRows {
   Query query;
@@ -92,6 +115,8 @@ struct ReuseRows {
   const MotionBox* motion;      // each group's displacements since the full search
   const MotionBox* run_motion;  // each bucket's, at its run's first entry
   float limit;
+  const float* gaps;
+  const MotionBox* moved;
 
   // The groups a fresh vertex need not visit: those that moved with it.
   struct Spare {
@@ -119,8 +144,18 @@ struct ReuseRows {
       fresh[v] = 0;
     }
     const std::uint64_t* in = kept.row(v);
-    std::uint32_t n = 0;
+    const float* gap = gaps + static_cast<std::size_t>(v) * kept.capacity;
+    std::uint32_t n = 0, group = kNone;
+    float spread = 0.0f;  // squared, of v's and the group's displacements
     for (std::uint32_t i = 0; i < kept.counts[v]; ++i) {
+      const std::uint32_t u = static_cast<std::uint32_t>(in[i] >> 32);
+      if (moved != nullptr && u != group) {
+        MotionBox both = moved[v];
+        both.add(moved[u]);
+        spread = both.spread_squared();
+        group = u;
+      }
+      if (gap[i] > 0.0f && gap[i] * gap[i] > spread) continue;
       const PairIds ids = decode_pair(v, in[i], owned_edges, owned_triangles);
       const bool near =
           ids.edge_edge

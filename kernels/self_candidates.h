@@ -69,6 +69,19 @@ DRAPE_HD inline bool edge_edge_candidate(std::uint32_t e, std::uint32_t f, const
   return closest_on_segments(pos[a], pos[b], pos[c], pos[d], s, t) < sv.radius * sv.radius;
 }
 
+// The squared distance between the elements of pair `ids` (a point and a triangle, or two edges)
+// at positions `pos`: that of their closest points.
+DRAPE_HD inline float pair_distance_squared(const PairIds& ids, const glm::vec3* pos,
+                                            const SelfView& sv) {
+  float s, t, u;
+  if (ids.edge_edge) {
+    return closest_on_segments(pos[sv.edge_v0[ids.first]], pos[sv.edge_v1[ids.first]],
+                               pos[sv.edge_v0[ids.second]], pos[sv.edge_v1[ids.second]], s, t);
+  }
+  const glm::uvec3 tri = sv.triangles[ids.second];
+  return closest_on_triangle(pos[ids.first], pos[tri.x], pos[tri.y], pos[tri.z], s, t, u);
+}
+
 DRAPE_HD inline bool never_candidate(const PairIds& ids, const float* w, const SelfView& sv) {
   if (ids.edge_edge) {
     return never_edge_edge(sv.edge_v0[ids.first], sv.edge_v1[ids.first], sv.edge_v0[ids.second],

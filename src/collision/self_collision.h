@@ -217,10 +217,11 @@ class SelfCollision {
     return m_tris.bytes() + m_edge_v0.bytes() + m_edge_v1.bytes() + m_owned.bytes() +
            m_owned_triangles.bytes() + m_edge_spheres.bytes() + m_edge_halves.bytes() +
            m_tri_spheres.bytes() + m_groups.bytes() + m_group_radii.bytes() + m_rest.bytes() +
-           m_pairs.bytes() + m_near.bytes() + m_grid.bytes() + m_contacts.bytes() +
-           m_active.bytes() + m_active_ids.bytes() + m_slot_dp.bytes() + m_slot_vertices.bytes() +
-           m_slots.bytes() + m_kept.bytes() + m_base.bytes() + m_motion.bytes() +
-           m_motion_reach.bytes() + m_run_motion.bytes() + m_fresh.bytes() + m_fresh_ids.bytes();
+           m_pairs.bytes() + m_near.bytes() + m_kept_gaps.bytes() + m_grid.bytes() +
+           m_contacts.bytes() + m_active.bytes() + m_active_ids.bytes() + m_slot_dp.bytes() +
+           m_slot_vertices.bytes() + m_slots.bytes() + m_kept.bytes() + m_base.bytes() +
+           m_motion.bytes() + m_motion_reach.bytes() + m_run_motion.bytes() + m_fresh.bytes() +
+           m_fresh_ids.bytes();
   }
 
   // Candidate pairs at positions p into `rows`: in vertex v's row, in ascending order, the
@@ -309,6 +310,7 @@ class SelfCollision {
       build_grid(group_radius, m_view.radius);
       m_kept.gather(m_exec, query(p, w, group_radius));
       m_view.radius = radius;
+      keep_gaps(p, radius + (1.0f - kReuseSlack) * skin);
       glm::vec3* base = m_base.data();
       m_exec.for_each(0, m_vertices, [=] DRAPE_HD(std::uint32_t v) {
         base[v] = p[v];
@@ -356,11 +358,11 @@ class SelfCollision {
         queries = m_exec.select(fresh, m_vertices, m_fresh_ids.data());
       }
     }
-    const std::uint32_t pairs =
-        m_pairs.gather(m_exec, kernels::ReuseRows<kernels::PairQuery>{
-                                   query(p, w, group_radius), m_kept.pairs(), fresh, m_owned.data(),
-                                   m_owned_triangles.data(), m_motion.data(), m_run_motion.data(),
-                                   kReuseSlack * skin});
+    const std::uint32_t pairs = m_pairs.gather(
+        m_exec, kernels::ReuseRows<kernels::PairQuery>{
+                    query(p, w, group_radius), m_kept.pairs(), fresh, m_owned.data(),
+                    m_owned_triangles.data(), m_motion.data(), m_run_motion.data(),
+                    kReuseSlack * skin, m_kept_gaps.data(), refreshed ? nullptr : m_motion.data()});
     if (!refreshed) {
       // Searching in full again pays once this search's share of the cost of queries exceeds the
       // mean per search since the last full one, counting that one as kRefreshCost. It is also
@@ -380,6 +382,19 @@ class SelfCollision {
                    static_cast<float>(queries) > 0.5f * static_cast<float>(m_vertices));
     }
     return pairs;
+  }
+
+  // Each kept pair's distance at positions p beyond `clear` (kernels::kept_gaps).
+  void keep_gaps(const glm::vec3* p, float clear) {
+    const kernels::PairRows<std::uint64_t> kept = m_kept.pairs();
+    m_kept_gaps.resize(static_cast<std::size_t>(m_vertices) * kept.capacity);
+    const kernels::SelfView sv = view();
+    const std::uint32_t* owned = m_owned.data();
+    const std::uint32_t* owned_tris = m_owned_triangles.data();
+    float* gaps = m_kept_gaps.data();
+    m_exec.for_each_uneven(0, m_vertices, [=] DRAPE_HD(std::uint32_t v) {
+      kernels::kept_gaps(v, kept, owned, owned_tris, p, sv, clear, gaps);
+    });
   }
 
   // Finds the contacts at the current positions p (sides from the start positions x).
@@ -562,6 +577,7 @@ class SelfCollision {
   // Reuse (gather_pairs): the pairs within the radius plus the skin at the last full search, the
   // positions then, each group's and each bucket's displacements since, the vertices that query.
   CandidateRows<Exec, std::uint64_t> m_kept;
+  Buffer<float> m_kept_gaps;  // per kept pair, its distance at the base beyond the radius (rounded)
   Buffer<glm::vec3> m_base;
   Buffer<kernels::MotionBox> m_motion, m_run_motion;
   Buffer<float> m_motion_reach;  // each group's kernels::reach_from vertex 0's displacement

@@ -383,7 +383,9 @@ TEST(SelfCollisionReuse, AFreshVertexVisitsOnlyWhenAGroupItMeetsMovedAgainstIt) 
         nullptr,
         motion.data(),
         run_motion.data(),
-        1.0f};
+        1.0f,
+        nullptr,
+        nullptr};
     std::uint64_t row[4] = {0, 0, 0, 0};
     const std::uint32_t n = reuse(0, row, 4);
     return std::pair(n == 0 ? std::uint64_t{0} : row[0], flags[0] != 0);
@@ -399,6 +401,68 @@ TEST(SelfCollisionReuse, AFreshVertexVisitsOnlyWhenAGroupItMeetsMovedAgainstIt) 
   EXPECT_TRUE(tested.empty()) << "bucket {1} moved with the vertex: not looked into";
   EXPECT_EQ(row_of({{1, 2}, {3}}, 0), kept) << "a vertex that is not fresh never searches";
   EXPECT_TRUE(tested.empty());
+}
+
+// A kept pair is tested only while its distance at the base beyond the radius (its gap, by hand
+// here) does not exceed the spread of its two groups' displacements since. The gaps below are
+// given as if point 3 had stood higher at the base than it does, so a pair skipped by its gap
+// is missing from the row although the exact test would take it: the row shows which rule ran.
+TEST(SelfCollisionReuse, AKeptPairIsTestedOnlyWhenItsGroupsMovedItsGapApart) {
+  // Triangle 0 (vertices 0, 1, 2) in z = 0, owned by group 0; point 3 above its centroid.
+  const std::vector<glm::uvec3> triangles{{0, 1, 2}};
+  const std::vector<std::uint32_t> owned_triangles{0, 1, 1, 1, 1}, owned_edges(5, 0);
+  const std::vector<float> w(4, 1.0f);
+  kernels::SelfView sv;
+  sv.triangles = triangles.data();
+  sv.radius = 0.0045f;
+  const vec3 centroid(0.01f, 0.01f, 0.0f);
+  const auto at = [&](float height) {
+    return std::vector<vec3>{vec3(0.0f), vec3(0.03f, 0.0f, 0.0f), vec3(0.0f, 0.03f, 0.0f),
+                             centroid + vec3(0.0f, 0.0f, height)};
+  };
+  const std::uint64_t pair = kernels::group_pair(3, kernels::PairKind::point_on_mine, 0);
+  const std::vector<std::uint32_t> counts{1, 0, 0, 0};
+  const std::vector<std::uint64_t> kept_rows{pair, 0, 0, 0};
+  const kernels::PairRows<std::uint64_t> kept{kept_rows.data(), counts.data(), 1};
+  std::vector<float> gaps(4, 0.0f);
+  const std::vector<vec3> base = at(0.006f);
+  kernels::kept_gaps(0, kept, owned_edges.data(), owned_triangles.data(), base.data(), sv, 0.0045f,
+                     gaps.data());
+  EXPECT_NEAR(gaps[0], 0.006f - 0.0045f, 1e-7f) << "6 mm above the triangle, 4.5 mm clear";
+
+  const std::vector<vec3> now = at(0.001f);
+  const auto still = [](const vec3& u) {
+    kernels::MotionBox b;
+    b.add(u);
+    return b;
+  };
+  std::vector<std::uint32_t> tested;
+  const auto row_of = [&](const kernels::MotionBox* moved) {
+    std::vector<std::uint32_t> fresh(4, 0);
+    const kernels::ReuseRows<MarkerQuery> reuse{MarkerQuery{{}, now.data(), w.data(), sv, &tested},
+                                                kept,
+                                                fresh.data(),
+                                                owned_edges.data(),
+                                                owned_triangles.data(),
+                                                nullptr,
+                                                nullptr,
+                                                1.0f,
+                                                gaps.data(),
+                                                moved};
+    std::uint64_t row[2] = {0, 0};
+    const std::uint32_t n = reuse(0, row, 2);
+    return n == 0 ? std::uint64_t{0} : row[0];
+  };
+  EXPECT_EQ(row_of(nullptr), 0u) << "at the base nothing moved: a gap of 1.5 mm is clear";
+  const std::vector<kernels::MotionBox> slow{still(vec3(0.0f)), still(vec3(0.0f)),
+                                             still(vec3(0.0f)), still(vec3(0.0f, 0.0f, -0.001f))};
+  EXPECT_EQ(row_of(slow.data()), 0u) << "the groups moved 1 mm apart, less than the gap";
+  const std::vector<kernels::MotionBox> fast{still(vec3(0.0f)), still(vec3(0.0f)),
+                                             still(vec3(0.0f)), still(vec3(0.0f, 0.0f, -0.002f))};
+  EXPECT_EQ(row_of(fast.data()), pair) << "2 mm apart: tested, and 1 mm away it is near";
+  gaps[0] = -0.0035f;
+  EXPECT_EQ(row_of(nullptr), pair) << "a pair within the radius at the base is always tested";
+  EXPECT_TRUE(tested.empty()) << "no vertex was fresh: no search";
 }
 
 // Contact passes after the first of a rebuild skip the contacts whose vertices have not moved
