@@ -5,10 +5,12 @@
 // Per run: median ms/frame over the frames of the fold, the on/off ratio measured in the same
 // process, each frame's time, contacts per frame and the most intersecting triangle pairs in any
 // frame, and where edge-edge contacts were gathered (collision/edge_pairs.h; `--edge-pairs` sets
-// the scene's choice). Results go to JSON.
+// the scene's choice). Results go to JSON. A scene whose cloth is a mesh (data/table_cloth.json,
+// which reads the table cloth of ../shared/data) runs once, at its own substeps unless
+// `--substeps` is given; `--sizes` applies to grids only.
 //
 //   bench_self_collision [--sizes 128,256] [--frames 16] [--threads 0] [--thickness 0.003]
-//                        [--substeps 32] [--edge-pairs auto|all|near]
+//                        [--substeps 32 (grid), the scene's (mesh)] [--edge-pairs auto|all|near]
 //                        [--scene data/folding_cloth.json] [--out
 //                        bench/results/self_collision.json]
 #include <algorithm>
@@ -41,7 +43,8 @@ using drape::bench::seconds_since;
 
 struct Options {
   std::vector<int> sizes{128, 256};
-  int frames = 16, threads = 0, substeps = 32;
+  int frames = 16, threads = 0;
+  int substeps = 0;  // 0: 32 for a grid, the scene's own for a mesh
   double thickness = 0.003;
   drape::EdgePairs edge_pairs = drape::EdgePairs::automatic;
   std::string scene = "data/folding_cloth.json";
@@ -151,34 +154,33 @@ Options parse(int argc, char** argv) {
 int main(int argc, char** argv) try {
   const Options o = parse(argc, argv);
   const drape::Scene base = drape::load_scene(o.scene);
-  if (!base.cloth.grid) throw drape::InputError(o.scene + ": needs a grid cloth");
   std::vector<drape::Backend> backends{drape::Backend::cpu};
   if (drape::cuda_device_count() > 0) backends.push_back(drape::Backend::cuda);
   const int threads = o.threads > 0 ? o.threads : drape::default_thread_count();
 
   nlohmann::json rows = nlohmann::json::array();
-  std::printf("%-6s %-5s %9s %5s %10s %10s %7s %12s %14s\n", "grid", "backend", "thickness",
+  std::printf("%-6s %-7s %9s %5s %10s %10s %7s %12s %14s\n", "cloth", "backend", "thickness",
               "edges", "off ms/fr", "on ms/fr", "on/off", "contacts/fr", "intersections");
-  for (int n : o.sizes) {
-    drape::Scene scene = base;
-    scene.cloth.grid->nx = scene.cloth.grid->nz = n;
+  // The scene as set up (a grid of n² vertices, or the scene's mesh for n = 0) on every backend.
+  const auto measure = [&](drape::Scene scene, int n) {
     scene.cloth.thickness = o.thickness;
-    scene.solver.substeps = o.substeps;
+    if (o.substeps > 0 || n > 0) scene.solver.substeps = o.substeps > 0 ? o.substeps : 32;
     scene.cloth.self_collision_edge_pairs = o.edge_pairs;
+    const drape::ClothModel cloth = drape::build_cloth(scene);
     const char* edges = drape::edge_pairs_name(
-        drape::edge_pairs_near(o.edge_pairs, o.thickness, drape::build_cloth(scene).topology)
-            ? drape::EdgePairs::near
-            : drape::EdgePairs::all);
+        drape::edge_pairs_near(o.edge_pairs, o.thickness, cloth.topology) ? drape::EdgePairs::near
+                                                                          : drape::EdgePairs::all);
+    const std::string label = n > 0 ? std::to_string(n) + "²" : "mesh";
     for (drape::Backend backend : backends) {
       const auto [off, on] = run(scene, backend, threads, o.frames);
       const double ratio = on.median_ms / off.median_ms;
-      std::printf("%4d²  %-7s %7.2f mm %5s %10.1f %10.1f %6.2fx %12.0f %6llu / %-6llu\n", n,
-                  std::string(drape::backend_name(backend)).c_str(), 1000.0 * scene.cloth.thickness,
-                  edges, off.median_ms, on.median_ms, ratio, on.contacts_per_frame,
-                  static_cast<unsigned long long>(on.worst_intersections),
+      std::printf("%-6s %-7s %7.2f mm %5s %10.1f %10.1f %6.2fx %12.0f %6llu / %-6llu\n",
+                  label.c_str(), std::string(drape::backend_name(backend)).c_str(),
+                  1000.0 * scene.cloth.thickness, edges, off.median_ms, on.median_ms, ratio,
+                  on.contacts_per_frame, static_cast<unsigned long long>(on.worst_intersections),
                   static_cast<unsigned long long>(off.worst_intersections));
-      rows.push_back({{"grid", n},
-                      {"vertices", n * n},
+      rows.push_back({{"grid", n > 0 ? nlohmann::json(n) : nlohmann::json(nullptr)},
+                      {"vertices", cloth.mesh.positions.size()},
                       {"backend", drape::backend_name(backend)},
                       {"threads", backend == drape::Backend::cpu ? threads : 0},
                       {"thickness_m", scene.cloth.thickness},
@@ -195,6 +197,15 @@ int main(int argc, char** argv) try {
                       {"off_ms_per_frame", off.ms},
                       {"on_ms_per_frame", on.ms}});
     }
+  };
+  if (base.cloth.grid) {
+    for (int n : o.sizes) {
+      drape::Scene scene = base;
+      scene.cloth.grid->nx = scene.cloth.grid->nz = n;
+      measure(scene, n);
+    }
+  } else {
+    measure(base, 0);
   }
   const nlohmann::json doc = {{"benchmark", "self_collision"},
                               {"scene", o.scene},
