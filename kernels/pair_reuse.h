@@ -115,8 +115,8 @@ struct ReuseRows {
   const MotionBox* motion;      // each group's displacements since the full search
   const MotionBox* run_motion;  // each bucket's, at its run's first entry
   float limit;
-  const float* gaps;
-  const MotionBox* moved;
+  const float* gaps;       // each kept pair's, in the kept rows' layout (kept_gaps)
+  const MotionBox* moved;  // `motion` where the kept pairs' groups may have moved; null at the base
 
   // The groups a fresh vertex need not visit: those that moved with it.
   struct Spare {
