@@ -46,29 +46,6 @@ DRAPE_HD inline bool never_edge_edge(std::uint32_t a, std::uint32_t b, std::uint
   return a == c || a == d || b == c || b == d || w[a] + w[b] + w[c] + w[d] <= 0.0f;
 }
 
-// Point-triangle candidate: vertex `v` and triangle `t` can be candidates and are within the
-// search radius at positions `pos`; the caller has ruled out rest neighbours.
-DRAPE_HD inline bool point_triangle_candidate(std::uint32_t v, std::uint32_t t,
-                                              const glm::vec3* pos, const float* w,
-                                              const SelfView& sv) {
-  const glm::uvec3 tri = sv.triangles[t];
-  if (never_point_triangle(v, tri, w)) return false;
-  float a, b, c;
-  return closest_on_triangle(pos[v], pos[tri.x], pos[tri.y], pos[tri.z], a, b, c) <
-         sv.radius * sv.radius;
-}
-
-// Edge-edge candidate, each unordered pair once (e < f); the caller has ruled out rest
-// neighbours.
-DRAPE_HD inline bool edge_edge_candidate(std::uint32_t e, std::uint32_t f, const glm::vec3* pos,
-                                         const float* w, const SelfView& sv) {
-  if (f <= e) return false;
-  const std::uint32_t a = sv.edge_v0[e], b = sv.edge_v1[e], c = sv.edge_v0[f], d = sv.edge_v1[f];
-  if (never_edge_edge(a, b, c, d, w)) return false;
-  float s, t;
-  return closest_on_segments(pos[a], pos[b], pos[c], pos[d], s, t) < sv.radius * sv.radius;
-}
-
 // The squared distance between the elements of pair `ids` (a point and a triangle, or two edges)
 // at positions `pos`: that of their closest points.
 DRAPE_HD inline float pair_distance_squared(const PairIds& ids, const glm::vec3* pos,
@@ -80,6 +57,26 @@ DRAPE_HD inline float pair_distance_squared(const PairIds& ids, const glm::vec3*
   }
   const glm::uvec3 tri = sv.triangles[ids.second];
   return closest_on_triangle(pos[ids.first], pos[tri.x], pos[tri.y], pos[tri.z], s, t, u);
+}
+
+// Point-triangle candidate: vertex `v` and triangle `t` can be candidates and are within the
+// search radius at positions `pos`; the caller has ruled out rest neighbours.
+DRAPE_HD inline bool point_triangle_candidate(std::uint32_t v, std::uint32_t t,
+                                              const glm::vec3* pos, const float* w,
+                                              const SelfView& sv) {
+  const glm::uvec3 tri = sv.triangles[t];
+  if (never_point_triangle(v, tri, w)) return false;
+  return pair_distance_squared({false, v, t}, pos, sv) < sv.radius * sv.radius;
+}
+
+// Edge-edge candidate, each unordered pair once (e < f); the caller has ruled out rest
+// neighbours.
+DRAPE_HD inline bool edge_edge_candidate(std::uint32_t e, std::uint32_t f, const glm::vec3* pos,
+                                         const float* w, const SelfView& sv) {
+  if (f <= e) return false;
+  const std::uint32_t a = sv.edge_v0[e], b = sv.edge_v1[e], c = sv.edge_v0[f], d = sv.edge_v1[f];
+  if (never_edge_edge(a, b, c, d, w)) return false;
+  return pair_distance_squared({true, e, f}, pos, sv) < sv.radius * sv.radius;
 }
 
 DRAPE_HD inline bool never_candidate(const PairIds& ids, const float* w, const SelfView& sv) {
