@@ -38,7 +38,7 @@ struct BendView {
 
 // A colour batch of one constraint kind, for a launch layer's for_each: constraint k is projected
 // in place by that kind's project(k, s, c, k_prime) (kernels/distance.h, kernels/bend.h; on the
-// cpu backend, four bend pairs at once by pack4, kernels/bend_pack.h).
+// cpu backend, four or eight bend pairs at once by project_pack, kernels/bend_pack.h).
 template <class View>
 struct ProjectBatch {
   ParticleView s;

@@ -7,6 +7,8 @@
 #include <memory>
 #include <vector>
 
+#include "kernels/hd.h"
+#include "kernels/simd_pack.h"
 #include "solver/host_primitives.h"
 #include "solver/thread_governor.h"
 #include "solver/thrust_omp.h"
@@ -82,17 +84,21 @@ struct CpuExec {
     }
   }
 
-  // Runs f on [begin, end) four iterations at a time where f has a four-lane form: pack4(f, k),
-  // found by argument-dependent lookup (kernels/bend_pack.h), computes iterations k..k+3 bit for
-  // bit as f does one by one. Packs are formed from the range alone and the remainder runs f, so
-  // the result does not depend on the thread count. Iterations of one call touch disjoint data.
+  // Runs f on [begin, end) a pack of iterations at a time where f has a pack form:
+  // project_pack(f, k, pack), found by argument-dependent lookup (kernels/bend_pack.h), computes
+  // iterations k..k+lanes-1 bit for bit as f does one by one. Eight at a time in AVX registers on a
+  // CPU that has AVX (a function compiled for it), else four in SSE. Packs are formed from the
+  // range alone and the remainder runs f, so the result does not depend on the thread count (nor
+  // on the pack width). Iterations of one call touch disjoint data.
   template <class F>
   void for_each_pack(std::uint32_t begin, std::uint32_t end, F f) const {
-    const std::int64_t packs = (static_cast<std::int64_t>(end) - begin) / 4;
-    const int team = threads();
-#pragma omp parallel for schedule(static) num_threads(team) if (team > 1 && packs >= 64)
-    for (std::int64_t g = 0; g < packs; ++g) pack4(f, begin + 4 * static_cast<std::uint32_t>(g));
-    for (std::uint32_t k = begin + 4 * static_cast<std::uint32_t>(packs); k < end; ++k) f(k);
+#if defined(__x86_64__)
+    if (kHasAvx) {
+      for_each_pack_of<8>(begin, end, f, &CpuExec::run_packs_avx<F>);
+      return;
+    }
+#endif
+    for_each_pack_of<4>(begin, end, f, &CpuExec::run_packs<kernels::F4, F>);
   }
 
   // Sorts (keys, values) by key, equal keys keeping their order (host_primitives.cpp).
@@ -116,6 +122,40 @@ struct CpuExec {
   }
 
   void synchronize() const {}
+
+ private:
+  // Packs [begin, end) of f's iterations split statically over the team, each thread's range run
+  // by run_range(f, first, last).
+  template <std::uint32_t lanes, class F, class Run>
+  void for_each_pack_of(std::uint32_t begin, std::uint32_t end, const F& f, Run run_range) const {
+    const std::int64_t packs = (static_cast<std::int64_t>(end) - begin) / lanes;
+    const int team = threads();
+#pragma omp parallel num_threads(team) if (team > 1 && packs >= 64)
+    {
+      const std::int64_t t = omp_get_thread_num(), count = omp_get_num_threads();
+      run_range(f, begin + static_cast<std::uint32_t>(lanes * (packs * t / count)),
+                begin + static_cast<std::uint32_t>(lanes * (packs * (t + 1) / count)));
+    }
+    for (std::uint32_t k = begin + lanes * static_cast<std::uint32_t>(packs); k < end; ++k) f(k);
+  }
+
+  template <class Pack, class F>
+  static void run_packs(const F& f, std::uint32_t first, std::uint32_t last) {
+    for (std::uint32_t k = first; k < last; k += Pack::lanes) project_pack(f, k, Pack{});
+  }
+
+#if defined(__x86_64__)
+  static inline const bool kHasAvx = __builtin_cpu_supports("avx");
+
+  // run_packs of F8, compiled for AVX (the pack code is all forced inline, so it is too).
+  template <class F>
+  __attribute__((target("avx"))) static void run_packs_avx(const F& f, std::uint32_t first,
+                                                           std::uint32_t last) {
+    for (std::uint32_t k = first; k < last; k += kernels::F8::lanes) {
+      project_pack(f, k, kernels::F8{});
+    }
+  }
+#endif
 };
 
 }  // namespace drape::exec
