@@ -145,7 +145,12 @@ struct CpuExec {
   }
 
 #if defined(__x86_64__)
-  static inline const bool kHasAvx = __builtin_cpu_supports("avx");
+  // __builtin_cpu_init first: this may run among the static constructors, before libgcc's.
+  static bool cpu_has_avx() {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx");
+  }
+  static inline const bool kHasAvx = cpu_has_avx();
 
   // run_packs of F8, compiled for AVX (the pack code is all forced inline, so it is too).
   template <class F>
