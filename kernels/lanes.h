@@ -1,8 +1,8 @@
 // Lane types for kernels written once for several widths. A kernel templated on a lane type S
 // computes one constraint when S is float (CUDA threads, scalar host loops) and several at once
-// when S is a SIMD pack of floats (the cpu backend, kernels/simd_pack.h). The pack type provides the
-// same few functions as the float overloads below; every operation is lane-wise IEEE float, so a
-// lane of a pack computes exactly what the float version computes.
+// when S is a SIMD pack of floats (the cpu backend, kernels/simd_pack.h). The pack type provides
+// the same few functions as the float overloads below; every operation is lane-wise IEEE float, so
+// a lane of a pack computes exactly what the float version computes.
 #pragma once
 
 #include <math.h>

@@ -7,7 +7,6 @@
 #include <memory>
 #include <vector>
 
-#include "kernels/hd.h"
 #include "kernels/simd_pack.h"
 #include "solver/host_primitives.h"
 #include "solver/thread_governor.h"
