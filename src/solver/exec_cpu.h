@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "kernels/hd.h"
 #include "kernels/simd_pack.h"
 #include "solver/host_primitives.h"
 #include "solver/thread_governor.h"
@@ -138,8 +139,9 @@ struct CpuExec {
     for (std::uint32_t k = begin + lanes * static_cast<std::uint32_t>(packs); k < end; ++k) f(k);
   }
 
+  // Forced inline, so that in run_packs_avx it is compiled for AVX.
   template <class Pack, class F>
-  static void run_packs(const F& f, std::uint32_t first, std::uint32_t last) {
+  DRAPE_INLINE static void run_packs(const F& f, std::uint32_t first, std::uint32_t last) {
     for (std::uint32_t k = first; k < last; k += Pack::lanes) project_pack(f, k, Pack{});
   }
 
@@ -155,9 +157,7 @@ struct CpuExec {
   template <class F>
   __attribute__((target("avx"))) static void run_packs_avx(const F& f, std::uint32_t first,
                                                            std::uint32_t last) {
-    for (std::uint32_t k = first; k < last; k += kernels::F8::lanes) {
-      project_pack(f, k, kernels::F8{});
-    }
+    run_packs<kernels::F8>(f, first, last);
   }
 #endif
 };
