@@ -96,6 +96,26 @@ DRAPE_HD void for_each_bucket_near(const HashGridView& g, const glm::vec4& q, fl
   }
 }
 
+// for_each_bucket_near without its check for buckets met twice: f may see a bucket once for each
+// of its cells the box overlaps (for callers that only take unions).
+template <class F>
+DRAPE_HD void for_each_bucket_near_repeating(const HashGridView& g, const glm::vec4& q, float reach,
+                                             float item_radius, F f) {
+  const glm::vec3 centre(q.x, q.y, q.z);
+  const glm::ivec3 cell = cell_of(centre, g.inv_cell);
+  const glm::vec3 box(q.w + item_radius + reach);
+  const glm::ivec3 lo = glm::max(cell_of(centre - box, g.inv_cell), cell - glm::ivec3(1));
+  const glm::ivec3 hi = glm::min(cell_of(centre + box, g.inv_cell), cell + glm::ivec3(1));
+  for (int z = lo.z; z <= hi.z; ++z) {
+    for (int y = lo.y; y <= hi.y; ++y) {
+      for (int x = lo.x; x <= hi.x; ++x) {
+        const glm::uvec2 run = g.runs[bucket_of(glm::ivec3(x, y, z), g.mask)];
+        if (run.x != kNone) f(run);
+      }
+    }
+  }
+}
+
 // Appends to out[n], out[n + 1], ... every item of the bucket run `run` above `after` whose
 // bounding sphere comes within `reach` of the sphere `q`: over the runs for_each_bucket_near gives,
 // each item within reach once. A bucket's items are in ascending id order (the sort is stable), so
