@@ -250,14 +250,16 @@ class SelfCollision {
     glm::vec4* tri_spheres = m_tri_spheres.data();
     glm::vec4* groups = m_groups.data();
     float* group_radii = m_group_radii.data();
-    m_exec.for_each(0, m_edges, [=] DRAPE_HD(std::uint32_t e) {
-      edge_spheres[e] = kernels::edge_sphere(p, e0[e], e1[e]);
-      halves[e] = 0.5f * (p[e1[e]] - p[e0[e]]);
-    });
-    m_exec.for_each(0, m_triangles, [=] DRAPE_HD(std::uint32_t t) {
-      tri_spheres[t] = kernels::triangle_sphere(p, tris[t]);
-    });
+    const std::uint32_t* owned_tris = m_owned_triangles.data();
+    // Per vertex, the edges and triangles it owns (each owned by one vertex) and then its group.
     m_exec.for_each(0, m_vertices, [=] DRAPE_HD(std::uint32_t v) {
+      for (std::uint32_t e = owned[v]; e < owned[v + 1]; ++e) {
+        edge_spheres[e] = kernels::edge_sphere(p, e0[e], e1[e]);
+        halves[e] = 0.5f * (p[e1[e]] - p[e0[e]]);
+      }
+      for (std::uint32_t t = owned_tris[v]; t < owned_tris[v + 1]; ++t) {
+        tri_spheres[t] = kernels::triangle_sphere(p, tris[t]);
+      }
       groups[v] = kernels::owned_sphere(p, v, owned[v], owned[v + 1], e1);
       group_radii[v] = groups[v].w;
     });
