@@ -69,8 +69,10 @@ DRAPE_HD inline void mark_run(std::uint32_t i, const std::uint32_t* sorted_keys,
 // read, given that no item's radius exceeds `item_radius` and cells are at least q.w + item_radius
 // + reach wide: the buckets of the 27 cells around q's centre (only those of cells that the box of
 // that half-width overlaps: the others hold nothing within reach), each bucket once, in a fixed
-// order. A bucket may also hold items of other cells.
-template <class F>
+// order. A bucket may also hold items of other cells. With `once` false, a bucket that two of
+// those cells share is given for each (for callers that only take a union, which it does not
+// change: they skip the check).
+template <bool once = true, class F>
 DRAPE_HD void for_each_bucket_near(const HashGridView& g, const glm::vec4& q, float reach,
                                    float item_radius, F f) {
   const glm::vec3 centre(q.x, q.y, q.z);
@@ -86,31 +88,13 @@ DRAPE_HD void for_each_bucket_near(const HashGridView& g, const glm::vec4& q, fl
         const std::uint32_t b = bucket_of(glm::ivec3(x, y, z), g.mask);
         const glm::uvec2 run = g.runs[b];
         if (run.x == kNone) continue;
-        bool again = false;
-        for (int k = 0; k < visited; ++k) again = again || seen[k] == b;
-        if (again) continue;
-        seen[visited++] = b;
+        if constexpr (once) {
+          bool again = false;
+          for (int k = 0; k < visited; ++k) again = again || seen[k] == b;
+          if (again) continue;
+          seen[visited++] = b;
+        }
         f(run);
-      }
-    }
-  }
-}
-
-// for_each_bucket_near without its check for buckets met twice: f may see a bucket once for each
-// of its cells the box overlaps (for callers that only take unions).
-template <class F>
-DRAPE_HD void for_each_bucket_near_repeating(const HashGridView& g, const glm::vec4& q, float reach,
-                                             float item_radius, F f) {
-  const glm::vec3 centre(q.x, q.y, q.z);
-  const glm::ivec3 cell = cell_of(centre, g.inv_cell);
-  const glm::vec3 box(q.w + item_radius + reach);
-  const glm::ivec3 lo = glm::max(cell_of(centre - box, g.inv_cell), cell - glm::ivec3(1));
-  const glm::ivec3 hi = glm::min(cell_of(centre + box, g.inv_cell), cell + glm::ivec3(1));
-  for (int z = lo.z; z <= hi.z; ++z) {
-    for (int y = lo.y; y <= hi.y; ++y) {
-      for (int x = lo.x; x <= hi.x; ++x) {
-        const glm::uvec2 run = g.runs[bucket_of(glm::ivec3(x, y, z), g.mask)];
-        if (run.x != kNone) f(run);
       }
     }
   }

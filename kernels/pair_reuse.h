@@ -76,8 +76,8 @@ constexpr float kCubeDiagonal = 3.4641017f;  // 2 sqrt(3)
 DRAPE_HD inline bool needs_query(const HashGridView& grid, const glm::vec4& group, float radius,
                                  float group_radius, const MotionBox* run_motion, float limit) {
   MotionBox box;
-  for_each_bucket_near_repeating(grid, group, radius, group_radius,
-                                 [&](const glm::uvec2& run) { box.add(run_motion[run.x]); });
+  for_each_bucket_near<false>(grid, group, radius, group_radius,
+                              [&](const glm::uvec2& run) { box.add(run_motion[run.x]); });
   return box.spread_reaches(limit);
 }
 
